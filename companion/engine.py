@@ -1,0 +1,757 @@
+"""Commands → events: every referee action validated against the rules (§2–§13).
+
+`execute(state, command)` returns the events of one action or raises a `RuleError`; it works on
+a private copy, so a refused command never changes anything.
+"""
+
+import random
+from collections.abc import Callable
+
+from companion.apply import apply_in_place
+from companion.errors import PhaseError, RuleError, TurnError
+from companion.rules import (
+    MAX_BLOOD_PER_PLAY,
+    REWARDS,
+    conflict_result,
+    current_player,
+    location,
+    present_players,
+    teammates,
+    turn_order,
+)
+from companion.scoring import scoreboard
+from models.cards import VICTIM, AllianceCard, ClanCard
+from models.commands import (
+    AnyCommand,
+    ApplyEffect,
+    ChooseWithdraw,
+    Drain,
+    Feed,
+    FinishHandBuilding,
+    NextStep,
+    OfferClans,
+    OfferRelics,
+    PassTurn,
+    PickClan,
+    PickRelic,
+    PlaceAllies,
+    PlaceLocationCards,
+    PlayCard,
+    Reveal,
+    SetFirstPlayer,
+    UseRelic,
+)
+from models.common import CLANS, PlayerRef, Step, location_name
+from models.events import (
+    AllyDiscarded,
+    AllyPlaced,
+    AmbitionTaken,
+    AnyEvent,
+    BloodChanged,
+    BloodDeployed,
+    BloodReturned,
+    CardAcquired,
+    CardDrained,
+    CardMoved,
+    CardPlayed,
+    CardRestored,
+    CardRevealed,
+    CardsReturned,
+    ClanChosen,
+    ClansOffered,
+    ConflictResolved,
+    DiablerieFlipped,
+    DiablerieTaken,
+    FirstPlayerChosen,
+    FrenzyEntered,
+    GameEnded,
+    HandChanged,
+    InfluenceChanged,
+    LocationCardsPlaced,
+    NoteAdded,
+    PhaseStarted,
+    PlayerEliminated,
+    PowerModified,
+    RelicChosen,
+    RelicsOffered,
+    RelicUsed,
+    RoundEnded,
+    StepStarted,
+    TurnEnded,
+    WithdrawChosen,
+    Withdrew,
+)
+from models.state import GameState, LocationState, PowerModifier
+
+
+class Ctx:
+    """One action in progress: a private working state, its events, its random draws."""
+
+    def __init__(self, state: GameState, command: AnyCommand):
+        self.state = state
+        self.command = command
+        self.events: list[AnyEvent] = []
+        self.rng = random.Random(f"{state.seed}:{state.events}")
+        self.draws = list(command.draws) if command.draws is not None else None
+
+    def emit(self, event: AnyEvent) -> None:
+        """Record an event and fold it into the working state."""
+        apply_in_place(self.state, event)
+        self.events.append(event)
+
+    def name(self, seat: int) -> str:
+        """Player's name."""
+        return self.state.players[seat].name
+
+    def fail(self, rule: str, message: str, player: int | None = None,
+             error: type[RuleError] = RuleError) -> RuleError:
+        """Build the error for this command."""
+        who = self.name(player) if player is not None else None
+        return error(rule, self.command.type, message, who)
+
+
+def execute(state: GameState, command: AnyCommand) -> list[AnyEvent]:
+    """Validate a command against the rules and return the events it produces.
+
+    Raises:
+        RuleError: the command is not allowed now; its message names the player and the §.
+    """
+    ctx = Ctx(state.model_copy(deep=True), command)
+    if state.phase == "game_over":
+        raise ctx.fail("§12", "the game is over", error=PhaseError)
+    HANDLERS[command.type](ctx, command)
+    if ctx.draws:
+        raise ctx.fail("§10", f"the drawn cards {ctx.draws} were not needed: no Frenzy drew them")
+    return ctx.events
+
+
+# --- helpers -----------------------------------------------------------------------------------
+
+def seat_of(state: GameState, ref: PlayerRef) -> int:
+    """Seat of a player given by index or name.
+
+    Raises:
+        RuleError: no such player.
+    """
+    if isinstance(ref, int):
+        if 0 <= ref < len(state.players):
+            return ref
+    else:
+        for i, p in enumerate(state.players):
+            if p.name.casefold() == ref.strip().casefold():
+                return i
+    raise RuleError("§2", "command", f"there is no player {ref!r} at this table")
+
+
+def _seat(ctx: Ctx, ref: PlayerRef, *, active: bool = True) -> int:
+    try:
+        seat = seat_of(ctx.state, ref)
+    except RuleError as err:
+        raise ctx.fail("§2", err.reason) from None
+    if active and ctx.state.players[seat].eliminated:
+        raise ctx.fail("§11", "this player is out of the game (third Diablerie)", seat, TurnError)
+    return seat
+
+
+def _need_phase(ctx: Ctx, *phases: str) -> None:
+    if ctx.state.phase not in phases:
+        wanted = " or ".join(p.replace("_", " ") for p in phases)
+        now = ctx.state.phase.replace("_", " ")
+        raise ctx.fail("§3", f"this belongs to the {wanted} phase; it is now {now}",
+                       error=PhaseError)
+
+
+def _need_step(ctx: Ctx, *steps: Step) -> LocationState:
+    _need_phase(ctx, "resolution")
+    if ctx.state.step not in steps:
+        raise ctx.fail("§8", f"this belongs to the {' or '.join(steps)} step; "
+                             f"it is now {ctx.state.step}", error=PhaseError)
+    return ctx.state.locations[ctx.state.location_index]
+
+
+# --- Blood, Frenzy, Drain, Diablerie (§9, §10, §11, §14) --------------------------------------
+
+def gain_blood(ctx: Ctx, player: int, amount: int, kind: str, reason: str,
+               by: int | None = None) -> None:
+    """Gain Blood from the Bank."""
+    if amount > 0 and not ctx.state.players[player].eliminated:
+        ctx.emit(BloodChanged(player=player, delta=amount, kind=kind, reason=reason, by=by))
+
+
+def lose_blood(ctx: Ctx, player: int, amount: int, by: int | None, reason: str,
+               kind: str = "lose") -> int:
+    """Lose as much as possible of `amount` Blood; a Pool reaching 0 enters Frenzy (§10)."""
+    p = ctx.state.players[player]
+    taken = min(amount, p.blood)
+    if taken <= 0 or p.eliminated:
+        return 0
+    ctx.emit(BloodChanged(player=player, delta=-taken, kind=kind, reason=reason, by=by))
+    if p.blood == 0:
+        frenzy(ctx, player, by)
+    return taken
+
+
+def steal_blood(ctx: Ctx, thief: int, victim: int, amount: int, reason: str) -> int:
+    """Steal as much as possible; the victim may enter Frenzy, caused by the thief (§14)."""
+    p = ctx.state.players[victim]
+    taken = min(amount, p.blood)
+    if taken <= 0 or p.eliminated:
+        return 0
+    ctx.emit(BloodChanged(player=victim, delta=-taken, kind="steal", reason=reason, by=thief))
+    ctx.emit(BloodChanged(player=thief, delta=taken, kind="steal", reason=reason, by=thief))
+    if p.blood == 0:
+        frenzy(ctx, victim, thief)
+    return taken
+
+
+def frenzy(ctx: Ctx, player: int, by: int | None) -> None:
+    """Frenzy at 0 Blood: reward the causer, drain a random active card or trade Influence.
+
+    A drained card worth 0 Blood leaves the Pool at 0, so the drain repeats until the Pool has
+    Blood again (the rulebook never leaves a player at 0 Blood).
+    """
+    s = ctx.state
+    ctx.emit(FrenzyEntered(player=player, by=by))
+    if (by is not None and by != player and not teammates(s, by, player)
+            and not s.players[by].eliminated):
+        ctx.emit(InfluenceChanged(player=by, delta=1, by=by,
+                                  reason=f"sent {ctx.name(player)} into Frenzy"))
+    p = s.players[player]
+    while p.blood == 0 and not p.eliminated:
+        active = [c.uid for c in p.alliance if not c.drained]
+        if active:
+            uid, drawn_randomly = _draw(ctx, player, active)
+            drain(ctx, player, uid, frenzy=True, drawn_randomly=drawn_randomly)
+        else:
+            if p.influence > 0:
+                ctx.emit(InfluenceChanged(player=player, delta=-1,
+                                          reason="Frenzy with no active Alliance card"))
+            ctx.emit(BloodChanged(player=player, delta=1, kind="frenzy",
+                                  reason="Frenzy with no active Alliance card"))
+
+
+def _draw(ctx: Ctx, player: int, active: list[str]) -> tuple[str, bool]:
+    if ctx.draws is None:
+        return ctx.rng.choice(active), True
+    if not ctx.draws:
+        raise ctx.fail("§10", "entered Frenzy: say which Alliance card was drawn "
+                              f"(one of {active})", player)
+    uid = ctx.draws.pop(0)
+    if uid not in active:
+        raise ctx.fail("§10", f"the drawn card {uid!r} is not an active card of their "
+                              f"Alliance (one of {active})", player)
+    return uid, False
+
+
+def drain(ctx: Ctx, player: int, uid: str, *, frenzy: bool, drawn_randomly: bool = False) -> None:
+    """Drain an Alliance card: gain its Drain Blood; a Vampire is Diablerie (§9)."""
+    p = ctx.state.players[player]
+    card = next(c for c in p.alliance if c.uid == uid)
+    ctx.emit(CardDrained(player=player, uid=uid, frenzy=frenzy, random=drawn_randomly))
+    gain_blood(ctx, player, card.card.drain_blood, "drain", f"drained {card.card.name}")
+    if card.card.kind == "vampire":
+        take_diablerie(ctx, player, 1)
+
+
+def take_diablerie(ctx: Ctx, player: int, count: int) -> None:
+    """Take Diablerie tokens; a third one eliminates the player (§9, §11)."""
+    ctx.emit(DiablerieTaken(player=player, count=count))
+    if ctx.state.players[player].diablerie >= 3:
+        ctx.emit(PlayerEliminated(player=player))
+
+
+# --- setup (§2, §13) ---------------------------------------------------------------------------
+
+def _setup_picker(ctx: Ctx) -> int | None:
+    return next((p for p in turn_order(ctx.state) if ctx.state.players[p].clan is None), None)
+
+
+def relic_picker(s: GameState) -> int | None:
+    """Who drafts a Relic now: counter-clockwise from the first player's right (§13)."""
+    if not s.variants.relics or s.setup.relics_offered is None:
+        return None
+    order = list(reversed(turn_order(s)))
+    done = len(s.setup.relics_taken)
+    return order[done] if done < len(order) else None
+
+
+def setup_complete(state: GameState) -> bool:
+    """Whether every setup choice has been made (§2, §13)."""
+    s = state
+    return (s.ambition is not None and all(p.clan for p in s.players)
+            and (not s.variants.relics or all(p.relic for p in s.players))
+            and (not s.variants.location_cards or s.setup.location_cards_done))
+
+
+def _after_setup(ctx: Ctx) -> None:
+    if setup_complete(ctx.state):
+        ctx.emit(PhaseStarted(round=1, phase="feed"))
+
+
+def _first_player(ctx: Ctx, cmd: SetFirstPlayer) -> None:
+    _need_phase(ctx, "setup")
+    if ctx.state.ambition is not None:
+        raise ctx.fail("§2", "the first player was already chosen", error=PhaseError)
+    if cmd.player is None:
+        seat, rnd = ctx.rng.randrange(len(ctx.state.players)), True
+    else:
+        seat, rnd = _seat(ctx, cmd.player), False
+    ctx.emit(FirstPlayerChosen(player=seat, random=rnd))
+    _after_setup(ctx)
+
+
+def _need_first_player(ctx: Ctx) -> None:
+    if ctx.state.ambition is None:
+        raise ctx.fail("§2", "choose the first player first (it sets the picking order)",
+                       error=PhaseError)
+
+
+def _offer_clans(ctx: Ctx, cmd: OfferClans) -> None:
+    _need_phase(ctx, "setup")
+    _need_first_player(ctx)
+    s = ctx.state
+    if s.setup.clans_offered is not None or any(p.clan for p in s.players):
+        raise ctx.fail("§2", "the clans were already drawn or picking has begun",
+                       error=PhaseError)
+    want = len(s.players) + 1
+    if cmd.clans is None:
+        clans = ctx.rng.sample(list(CLANS), want)
+    else:
+        clans = list(cmd.clans)
+        if len(clans) != want or len(set(clans)) != want:
+            raise ctx.fail("§2", f"draw {want} different clans (players + 1), not {clans}")
+    ctx.emit(ClansOffered(clans=clans, random=cmd.clans is None))
+
+
+def _pick_clan(ctx: Ctx, cmd: PickClan) -> None:
+    _need_phase(ctx, "setup")
+    _need_first_player(ctx)
+    s = ctx.state
+    seat = _seat(ctx, cmd.player)
+    picker = _setup_picker(ctx)
+    if picker is None:
+        raise ctx.fail("§2", "every player already has a clan", seat, PhaseError)
+    if seat != picker:
+        raise ctx.fail("§2", f"clans are picked in turn order: {ctx.name(picker)} picks now",
+                       seat, TurnError)
+    taken = {p.clan for p in s.players}
+    if cmd.clan in taken:
+        raise ctx.fail("§2", f"{cmd.clan} is already taken", seat)
+    if s.setup.clans_offered is not None and cmd.clan not in s.setup.clans_offered:
+        raise ctx.fail("§2", f"{cmd.clan} was not drawn; pick one of "
+                             f"{', '.join(s.setup.clans_offered)}", seat)
+    ctx.emit(ClanChosen(player=seat, clan=cmd.clan))
+    _after_setup(ctx)
+
+
+def _offer_relics(ctx: Ctx, cmd: OfferRelics) -> None:
+    _need_phase(ctx, "setup")
+    s = ctx.state
+    if not s.variants.relics:
+        raise ctx.fail("§13", "the Relics variant is not in play", error=PhaseError)
+    if not all(p.clan for p in s.players):
+        raise ctx.fail("§13", "Relics are drafted after every player has chosen a clan",
+                       error=PhaseError)
+    if s.setup.relics_offered is not None:
+        raise ctx.fail("§13", "the Relics were already drawn", error=PhaseError)
+    want = len(s.players) + 1
+    if len(cmd.relics) != want:
+        raise ctx.fail("§13", f"draw {want} Relics (players + 1), not {len(cmd.relics)}")
+    ctx.emit(RelicsOffered(relics=list(cmd.relics)))
+
+
+def _pick_relic(ctx: Ctx, cmd: PickRelic) -> None:
+    _need_phase(ctx, "setup")
+    s = ctx.state
+    seat = _seat(ctx, cmd.player)
+    if s.setup.relics_offered is None:
+        raise ctx.fail("§13", "draw the Relics first", seat, PhaseError)
+    picker = relic_picker(ctx.state)
+    if picker is None:
+        raise ctx.fail("§13", "every player already has a Relic", seat, PhaseError)
+    if seat != picker:
+        raise ctx.fail("§13", "Relics are drafted counter-clockwise from the first player's "
+                              f"right: {ctx.name(picker)} picks now", seat, TurnError)
+    if cmd.index >= len(s.setup.relics_offered) or cmd.index in s.setup.relics_taken:
+        raise ctx.fail("§13", f"Relic {cmd.index} is not available", seat)
+    ctx.emit(RelicChosen(player=seat, index=cmd.index))
+    _after_setup(ctx)
+
+
+def _place_location_cards(ctx: Ctx, cmd: PlaceLocationCards) -> None:
+    _need_phase(ctx, "setup")
+    s = ctx.state
+    if not s.variants.location_cards:
+        raise ctx.fail("§13", "the Location cards variant is not in play", error=PhaseError)
+    if s.setup.location_cards_done:
+        raise ctx.fail("§13", "the Location cards were already placed", error=PhaseError)
+    wanted = {loc.id for loc in s.locations if loc.id != "haven"}
+    if set(cmd.cards) != wanted:
+        raise ctx.fail("§13", "give one Location card for each of Locations "
+                              f"{', '.join(sorted(wanted))} (none on the Prince's Haven)")
+    ctx.emit(LocationCardsPlaced(cards=dict(cmd.cards)))
+    _after_setup(ctx)
+
+
+# --- Feed, Location Setup, Hand Building (§4–§6) ------------------------------------------------
+
+def feed_amounts(state: GameState) -> dict[int, int]:
+    """Blood each player gains at Feed: Feed of every active Alliance card (§4)."""
+    return {p: sum(c.card.feed for c in state.players[p].alliance if not c.drained)
+            for p in turn_order(state)}
+
+
+def _feed(ctx: Ctx, cmd: Feed) -> None:
+    _need_phase(ctx, "feed")
+    for p, amount in feed_amounts(ctx.state).items():
+        gain_blood(ctx, p, amount, "feed", "Feed")
+    ctx.emit(PhaseStarted(round=ctx.state.round, phase="location_setup"))
+
+
+def _place_allies(ctx: Ctx, cmd: PlaceAllies) -> None:
+    _need_phase(ctx, "location_setup")
+    wanted = [loc.id for loc in ctx.state.locations]
+    if set(cmd.allies) != set(wanted):
+        raise ctx.fail("§5", "give the Ally at each Location: "
+                             f"{', '.join(location_name(w) for w in wanted)}")
+    for loc_id in wanted:
+        ctx.emit(AllyPlaced(location=loc_id, ally=cmd.allies[loc_id]))
+    ctx.emit(PhaseStarted(round=ctx.state.round, phase="hand_building"))
+
+
+def hand_building_cards(state: GameState) -> int:
+    """Cards each player adds to their hand this round (§6, §13)."""
+    return 2 if state.three_player and state.round == 1 else 1
+
+
+def _finish_hand_building(ctx: Ctx, cmd: FinishHandBuilding) -> None:
+    _need_phase(ctx, "hand_building")
+    n = hand_building_cards(ctx.state)
+    for p in turn_order(ctx.state):
+        ctx.emit(HandChanged(player=p, delta=n, reason="Hand Building"))
+    ctx.emit(PhaseStarted(round=ctx.state.round, phase="planning"))
+    _after_turn(ctx)
+
+
+# --- Planning (§7) -------------------------------------------------------------------------------
+
+def _need_turn(ctx: Ctx, ref: PlayerRef) -> int:
+    _need_phase(ctx, "planning")
+    seat = _seat(ctx, ref)
+    cur = current_player(ctx.state)
+    if seat != cur:
+        raise ctx.fail("§7", f"it is {ctx.name(cur)}'s Planning turn", seat, TurnError)
+    return seat
+
+
+def _drain_cmd(ctx: Ctx, cmd: Drain) -> None:
+    seat = _need_turn(ctx, cmd.player)
+    card = next((c for c in ctx.state.players[seat].alliance if c.uid == cmd.card), None)
+    if card is None:
+        raise ctx.fail("§9", f"{cmd.card!r} is not a card of their Alliance", seat)
+    if card.drained:
+        raise ctx.fail("§9", f"{card.card.name} ({card.uid}) is already drained", seat)
+    drain(ctx, seat, card.uid, frenzy=False)
+    _after_turn(ctx)
+
+
+def _play_card(ctx: Ctx, cmd: PlayCard) -> None:
+    seat = _need_turn(ctx, cmd.player)
+    s = ctx.state
+    p = s.players[seat]
+    try:
+        loc = location(s, cmd.location)
+    except KeyError:
+        raise ctx.fail("§2", f"Location {cmd.location} is not in play with "
+                             f"{len(s.players)} players", seat) from None
+    if p.hand_size < 1:
+        raise ctx.fail("§7", "they have no card in hand; pass the turn instead", seat)
+    if cmd.face_up and cmd.card is None:
+        raise ctx.fail("§7", "say which card is played face up", seat)
+    if not cmd.face_up and cmd.card is not None:
+        raise ctx.fail("§7", "a face-down card stays unknown until it is revealed; "
+                             "do not enter its identity", seat)
+    if cmd.blood > MAX_BLOOD_PER_PLAY:
+        raise ctx.fail("§7", f"at most {MAX_BLOOD_PER_PLAY} Blood from the Pool per card, "
+                             f"not {cmd.blood}", seat)
+    if cmd.diablerie > p.diablerie_up:
+        raise ctx.fail("§7", f"only {p.diablerie_up} face-up Diablerie token(s) to flip, "
+                             f"not {cmd.diablerie}", seat)
+    cost = (0 if cmd.face_up else 1) + cmd.blood
+    if p.blood - cost < 1:
+        what = "playing face down (1) and " if not cmd.face_up else ""
+        raise ctx.fail("§7 Ruling (last Blood)",
+                       f"{what}{cmd.blood} Blood would leave {p.blood - cost} Blood in the "
+                       f"Pool; a player may never bring their own Pool to 0 (Drain first)",
+                       seat)
+    if not cmd.face_up:
+        ctx.emit(BloodChanged(player=seat, delta=-1, kind="spend", reason="face-down card"))
+    uid = f"c{s.events + 1}"
+    ctx.emit(CardPlayed(player=seat, location=loc.id, uid=uid, face_up=cmd.face_up,
+                        card=cmd.card))
+    if cmd.blood and not p.eliminated:
+        if p.blood - cmd.blood < 1:
+            raise ctx.fail("§7 Ruling (last Blood)",
+                           f"after the card's effects only {p.blood - 1} Blood can be played",
+                           seat)
+        ctx.emit(BloodDeployed(player=seat, location=loc.id, amount=cmd.blood))
+    if cmd.diablerie and not p.eliminated:
+        ctx.emit(DiablerieFlipped(player=seat, count=cmd.diablerie))
+        ctx.emit(BloodDeployed(player=seat, location=loc.id, amount=cmd.diablerie,
+                               from_bank=True))
+    ctx.emit(TurnEnded(player=seat))
+    _after_turn(ctx)
+
+
+def _pass_turn(ctx: Ctx, cmd: PassTurn) -> None:
+    seat = _need_turn(ctx, cmd.player)
+    if ctx.state.players[seat].hand_size > 0:
+        raise ctx.fail("§7", "a player with cards in hand must play one", seat)
+    ctx.emit(TurnEnded(player=seat, passed=True))
+    _after_turn(ctx)
+
+
+def _after_turn(ctx: Ctx) -> None:
+    """Once every player has taken their Planning turns, Resolution begins (§3)."""
+    s = ctx.state
+    if s.phase == "planning" and current_player(s) is None:
+        ctx.emit(PhaseStarted(round=s.round, phase="resolution"))
+        _enter_step(ctx, 0, "withdraw")
+
+
+# --- Resolution (§8) -----------------------------------------------------------------------------
+
+def _enter_step(ctx: Ctx, index: int, step: Step) -> None:
+    """Start a step; steps with nothing to decide go on by themselves."""
+    s = ctx.state
+    ctx.emit(StepStarted(location_index=index, step=step))
+    loc = s.locations[index]
+    here = present_players(s, loc)
+    if step == "withdraw" and not here:
+        _determine_winner(ctx, loc)
+        _next_location(ctx)
+    elif step == "revelation" and not _face_down_here(ctx, loc, here):
+        _enter_step(ctx, index, "preparation")
+    elif step == "preparation" and not here:
+        _enter_step(ctx, index, "conflict")
+    elif step == "conflict" and not here:
+        _determine_winner(ctx, loc)
+        _enter_step(ctx, index, "aftermath")
+    elif step == "aftermath" and not here:
+        _next_location(ctx)
+
+
+def _face_down_here(ctx: Ctx, loc: LocationState, players: list[int]) -> list[str]:
+    return [c.uid for p in players for c in loc.positions[p].cards if not c.face_up]
+
+
+def _next_location(ctx: Ctx) -> None:
+    s = ctx.state
+    if s.location_index + 1 < len(s.locations):
+        _enter_step(ctx, s.location_index + 1, "withdraw")
+    elif s.round < 3:
+        ctx.emit(RoundEnded(round=s.round))
+        ctx.emit(PhaseStarted(round=s.round + 1, phase="feed"))
+    else:
+        ctx.emit(GameEnded(scoreboard=scoreboard(s)))
+
+
+def withdraw_player(ctx: Ctx, seat: int, loc: LocationState, reveal: dict[str, ClanCard],
+                    reason: str) -> None:
+    """Move a withdrawing player's Blood to the Pool and cards to the Prince's Haven (§8.1)."""
+    pos = loc.positions[seat]
+    if pos.blood:
+        ctx.emit(BloodReturned(player=seat, location=loc.id, amount=pos.blood))
+    for card in list(pos.cards):
+        if not card.face_up:
+            ctx.emit(CardRevealed(uid=card.uid, card=reveal[card.uid]))
+    uids = [c.uid for c in pos.cards]
+    if loc.id == "haven":
+        if uids:
+            ctx.emit(CardsReturned(uids=uids))
+    else:
+        for uid in uids:
+            ctx.emit(CardMoved(uid=uid, to_location="haven", to_player=seat))
+    ctx.emit(Withdrew(player=seat, location=loc.id, reason=reason))
+
+
+def _choose_withdraw(ctx: Ctx, cmd: ChooseWithdraw) -> None:
+    loc = _need_step(ctx, "withdraw")
+    s = ctx.state
+    here = present_players(s, loc)
+    leaving = [_seat(ctx, ref) for ref in cmd.withdraw]
+    for seat in leaving:
+        if seat not in here:
+            raise ctx.fail("§8.1", f"they are not at {location_name(loc.id)}", seat)
+    if len(set(leaving)) != len(leaving):
+        raise ctx.fail("§8.1", "a player is listed twice")
+    face_down = set(_face_down_here(ctx, loc, leaving))
+    if set(cmd.reveal) != face_down:
+        missing, extra = face_down - set(cmd.reveal), set(cmd.reveal) - face_down
+        msg = []
+        if missing:
+            msg.append(f"say what the withdrawing players' face-down cards are: {sorted(missing)}")
+        if extra:
+            msg.append(f"{sorted(extra)} are not face-down cards of withdrawing players here")
+        raise ctx.fail("§8.1", "; ".join(msg))
+    stay = [p for p in here if p not in leaving]
+    ctx.emit(WithdrawChosen(location=loc.id, stay=stay, withdraw=[p for p in here if p in leaving]))
+    for seat in here:
+        if seat in leaving:
+            withdraw_player(ctx, seat, loc, cmd.reveal, "Withdraw token")
+    _enter_step(ctx, s.location_index, "revelation")
+
+
+def _reveal(ctx: Ctx, cmd: Reveal) -> None:
+    loc = _need_step(ctx, "revelation")
+    face_down = _face_down_here(ctx, loc, present_players(ctx.state, loc))
+    if set(cmd.cards) != set(face_down):
+        raise ctx.fail("§8.2", f"give the identity of exactly the face-down cards here: "
+                               f"{face_down}")
+    for uid in face_down:
+        ctx.emit(CardRevealed(uid=uid, card=cmd.cards[uid]))
+    _enter_step(ctx, ctx.state.location_index, "preparation")
+
+
+def _determine_winner(ctx: Ctx, loc: LocationState) -> None:
+    """Totals, ranking and rewards (§8.4); the Prince's Haven winner takes Ambition."""
+    s = ctx.state
+    result = conflict_result(s, loc)
+    ctx.emit(ConflictResolved(location=loc.id, result=result))
+    if result.outcome == "no_cards":
+        if loc.ally is not None:
+            ctx.emit(AllyDiscarded(location=loc.id))
+        return
+    table = REWARDS[s.round]
+    places = result.ranking[:1] if result.outcome == "uncontested" else result.ranking[:3]
+    where = location_name(loc.id)
+    for rank, seat in enumerate(places):
+        if rank == 0 and loc.ally is not None:
+            ctx.emit(CardAcquired(player=seat, from_location=loc.id,
+                                  card=AllianceCard(uid=f"a{s.events + 1}", card=loc.ally)))
+        if rank == 1:
+            ctx.emit(CardAcquired(player=seat,
+                                  card=AllianceCard(uid=f"a{s.events + 1}", card=VICTIM)))
+        ctx.emit(InfluenceChanged(player=seat, delta=table[rank],
+                                  reason=f"{('1st', '2nd', '3rd')[rank]} at {where}"))
+        if rank == 0 and loc.id == "haven":
+            ctx.emit(InfluenceChanged(player=seat, delta=1, reason="won the Prince's Haven"))
+            if s.ambition != seat:
+                ctx.emit(AmbitionTaken(player=seat))
+
+
+def _next_step(ctx: Ctx, cmd: NextStep) -> None:
+    loc = _need_step(ctx, "preparation", "conflict", "aftermath")
+    s = ctx.state
+    if s.step == "preparation":
+        _enter_step(ctx, s.location_index, "conflict")
+    elif s.step == "conflict":
+        _determine_winner(ctx, loc)
+        _enter_step(ctx, s.location_index, "aftermath")
+    else:
+        _next_location(ctx)
+
+
+# --- effects applied by hand (§14) ----------------------------------------------------------------
+
+def _apply_effect(ctx: Ctx, cmd: ApplyEffect) -> None:
+    _need_phase(ctx, "feed", "location_setup", "hand_building", "planning", "resolution")
+    s = ctx.state
+    seat = _seat(ctx, cmd.player)
+    by = _seat(ctx, cmd.by) if cmd.by is not None else None
+    p = s.players[seat]
+    reason = cmd.reason or cmd.action.replace("_", " ")
+    amount_actions = {"gain_blood", "lose_blood", "spend_blood", "steal_blood",
+                      "gain_influence", "lose_influence"}
+    if cmd.action in amount_actions and cmd.amount < 1:
+        raise ctx.fail("§14", f"{cmd.action.replace('_', ' ')} needs an amount of at least 1",
+                       seat)
+    match cmd.action:
+        case "gain_blood":
+            gain_blood(ctx, seat, cmd.amount, "gain", reason, by)
+        case "lose_blood":
+            lose_blood(ctx, seat, cmd.amount, by, reason)
+        case "spend_blood":
+            if p.blood - cmd.amount < 1:
+                raise ctx.fail("§14 Spend", f"spending {cmd.amount} of {p.blood} Blood would "
+                                            "spend the last Blood, which is never allowed",
+                               seat)
+            ctx.emit(BloodChanged(player=seat, delta=-cmd.amount, kind="spend", reason=reason))
+        case "steal_blood":
+            if by is None or by == seat:
+                raise ctx.fail("§14 Steal", "say who steals (by), another player", seat)
+            steal_blood(ctx, by, seat, cmd.amount, reason)
+        case "gain_influence":
+            ctx.emit(InfluenceChanged(player=seat, delta=cmd.amount, reason=reason, by=by))
+        case "lose_influence":
+            lost = min(cmd.amount, p.influence)
+            if lost:
+                ctx.emit(InfluenceChanged(player=seat, delta=-lost, reason=reason, by=by))
+        case "power" | "halve_printed_power":
+            _power_effect(ctx, cmd, seat, reason)
+        case "withdraw":
+            loc = _need_step(ctx, "preparation", "conflict")
+            if seat not in present_players(s, loc):
+                raise ctx.fail("§8.1", f"they are not at {location_name(loc.id)}", seat)
+            withdraw_player(ctx, seat, loc, {}, reason)
+        case "restore_card":
+            card = next((c for c in p.alliance if c.uid == cmd.card), None)
+            if card is None or not card.drained:
+                raise ctx.fail("§13", f"{cmd.card!r} is not a drained card of their Alliance",
+                               seat)
+            ctx.emit(CardRestored(player=seat, uid=card.uid, reason=reason))
+    if not ctx.events:
+        ctx.emit(NoteAdded(text=f"{reason}: no effect on {p.name}"[:200]))
+    if s.phase == "planning":
+        _after_turn(ctx)
+
+
+def _power_effect(ctx: Ctx, cmd: ApplyEffect, seat: int, reason: str) -> None:
+    s = ctx.state
+    _need_step(ctx, "revelation", "preparation", "conflict")
+    loc = s.locations[s.location_index]
+    card = next((c for c in loc.positions[seat].cards if c.uid == cmd.card), None)
+    if card is None:
+        raise ctx.fail("§8.4", f"{cmd.card!r} is not a Deployed card on their Position at "
+                               f"{location_name(loc.id)}", seat)
+    if cmd.action == "power":
+        if cmd.amount == 0:
+            raise ctx.fail("§8.4", "a Power change needs a non-zero amount", seat)
+        mod = PowerModifier(kind="add", amount=cmd.amount, source=reason)
+    else:
+        mod = PowerModifier(kind="halve_printed", source=reason)
+    ctx.emit(PowerModified(uid=card.uid, modifier=mod))
+
+
+def _use_relic(ctx: Ctx, cmd: UseRelic) -> None:
+    _need_phase(ctx, "feed", "location_setup", "hand_building", "planning", "resolution")
+    seat = _seat(ctx, cmd.player)
+    p = ctx.state.players[seat]
+    if p.relic is None:
+        raise ctx.fail("§13", "they have no Relic", seat)
+    if p.relic_used:
+        raise ctx.fail("§13", f"{p.relic.name} was already used; a Relic is used once per game",
+                       seat)
+    ctx.emit(RelicUsed(player=seat))
+
+
+HANDLERS: dict[str, Callable[[Ctx, AnyCommand], None]] = {
+    "set_first_player": _first_player,
+    "offer_clans": _offer_clans,
+    "pick_clan": _pick_clan,
+    "offer_relics": _offer_relics,
+    "pick_relic": _pick_relic,
+    "place_location_cards": _place_location_cards,
+    "feed": _feed,
+    "place_allies": _place_allies,
+    "finish_hand_building": _finish_hand_building,
+    "drain": _drain_cmd,
+    "play_card": _play_card,
+    "pass_turn": _pass_turn,
+    "choose_withdraw": _choose_withdraw,
+    "reveal": _reveal,
+    "apply_effect": _apply_effect,
+    "use_relic": _use_relic,
+    "next_step": _next_step,
+}
+

@@ -1,0 +1,229 @@
+"""A game as an append-only log of actions, with undo/redo and a journal for storage."""
+
+import uuid
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+from pydantic import Field
+
+from companion.apply import apply, initial_state
+from companion.engine import execute
+from companion.legal import Legal, legal
+from models.commands import COMMAND_ADAPTER, AnyCommand
+from models.common import SCHEMA_VERSION, Frozen
+from models.events import EVENT_LIST_ADAPTER, AnyEvent, GameCreated, PositionLoaded
+from models.setup import GameSetup, Position
+from models.state import GameState, Scoreboard
+
+GAME_FORMAT = "vendetta-companion/game"
+"""`format` tag of an exported game document."""
+
+
+class Action(Frozen):
+    """One referee action: its command and the events it produced."""
+
+    command: AnyCommand
+    """The command as the referee gave it."""
+    events: list[AnyEvent]
+    """Events it produced, in order."""
+    at: str | None = None
+    """When it was confirmed (ISO 8601, UTC)."""
+
+
+class GameHeader(Frozen):
+    """What a stored game starts from."""
+
+    game_id: str = Field(pattern=r"^[A-Za-z0-9_-]{1,64}$")
+    """Id of the game."""
+    schema_version: int = SCHEMA_VERSION
+    """Schema version of its events."""
+    created: str
+    """Creation time (ISO 8601, UTC)."""
+    start: GameSetup | Position
+    """A new table, or an entered position."""
+    kind: Literal["setup", "position"]
+    """Which of the two `start` is."""
+
+
+class ReplayError(ValueError):
+    """A journal does not replay: names the entry and what is wrong."""
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+class Game:
+    """A game in progress: execute commands, undo, redo, ask what is legal.
+
+    Undo drops the last action's events and returns to the state before it; redo re-applies the
+    recorded events, so random results are the same.
+    """
+
+    def __init__(self, header: GameHeader):
+        self.header = header
+        start = header.start
+        first = (GameCreated(players=list(start.players), variants=start.variants,
+                             seed=start.seed)
+                 if isinstance(start, GameSetup) else PositionLoaded(position=start))
+        self.start_events: list[AnyEvent] = [first]
+        self.actions: list[Action] = []
+        self.redo_stack: list[Action] = []
+        self._states: list[GameState] = [initial_state(first)]
+
+    @classmethod
+    def new(cls, start: GameSetup | Position, game_id: str | None = None) -> "Game":
+        """Start a new game from a table setup or an entered position."""
+        header = GameHeader(game_id=game_id or uuid.uuid4().hex[:16], created=_now(),
+                            start=start,
+                            kind="setup" if isinstance(start, GameSetup) else "position")
+        return cls(header)
+
+    def __repr__(self) -> str:
+        s = self.state
+        return (f"<Game {self.header.game_id} round={s.round} phase={s.phase!r} "
+                f"actions={len(self.actions)}>")
+
+    @property
+    def state(self) -> GameState:
+        """Current state."""
+        return self._states[-1]
+
+    @property
+    def events(self) -> list[AnyEvent]:
+        """Every event so far, start included."""
+        return self.start_events + [e for a in self.actions for e in a.events]
+
+    def legal(self) -> Legal:
+        """The legal next actions."""
+        return legal(self.state)
+
+    def preview(self, command: AnyCommand | dict) -> list[AnyEvent]:
+        """Events a command would produce, without playing it.
+
+        Raises:
+            RuleError: the command is refused.
+        """
+        return execute(self.state, _command(command))
+
+    def play(self, command: AnyCommand | dict) -> Action:
+        """Validate and play one referee action; clears the redo stack.
+
+        Raises:
+            RuleError: refused; nothing changes.
+            pydantic.ValidationError: the command is malformed.
+        """
+        cmd = _command(command)
+        events = execute(self.state, cmd)
+        action = Action(command=cmd, events=events, at=_now())
+        self._push(action)
+        self.redo_stack.clear()
+        return action
+
+    def _push(self, action: Action) -> None:
+        state = self.state
+        for event in action.events:
+            state = apply(state, event)
+        self._states.append(state)
+        self.actions.append(action)
+
+    def can_undo(self) -> bool:
+        """Whether there is an action to undo."""
+        return bool(self.actions)
+
+    def can_redo(self) -> bool:
+        """Whether there is an undone action to redo."""
+        return bool(self.redo_stack)
+
+    def undo(self) -> Action:
+        """Drop the last action and return it.
+
+        Raises:
+            IndexError: nothing to undo (the start of the game).
+        """
+        if not self.actions:
+            raise IndexError("nothing to undo: this is the start of the game")
+        self._states.pop()
+        action = self.actions.pop()
+        self.redo_stack.append(action)
+        return action
+
+    def redo(self) -> Action:
+        """Re-apply the last undone action and return it.
+
+        Raises:
+            IndexError: nothing to redo.
+        """
+        if not self.redo_stack:
+            raise IndexError("nothing to redo")
+        action = self.redo_stack.pop()
+        self._push(action)
+        return action
+
+    @property
+    def scoreboard(self) -> Scoreboard | None:
+        """Final standings once the game is over."""
+        return self.state.scoreboard
+
+    # --- journal (storage) ---------------------------------------------------------------------
+
+    def header_doc(self) -> dict[str, Any]:
+        """The header as a JSON-ready dict."""
+        return self.header.model_dump(mode="json")
+
+    @staticmethod
+    def action_entry(action: Action) -> dict[str, Any]:
+        """Journal entry for a played action."""
+        return {"kind": "action", **action.model_dump(mode="json", exclude_none=True)}
+
+    def journal(self) -> list[dict[str, Any]]:
+        """A compact journal that rebuilds this game: its actions, then its redo stack."""
+        entries = [self.action_entry(a) for a in self.actions + self.redo_stack[::-1]]
+        return entries + [{"kind": "undo"}] * len(self.redo_stack)
+
+    def to_document(self) -> dict[str, Any]:
+        """The whole game as one JSON document (docs/formats.md)."""
+        return {"format": GAME_FORMAT, "schema_version": SCHEMA_VERSION,
+                "header": self.header_doc(), "entries": self.journal()}
+
+    @classmethod
+    def from_journal(cls, header: dict[str, Any], entries: list[dict[str, Any]], *,
+                     verify: bool = False) -> "Game":
+        """Rebuild a game from its header and journal entries.
+
+        With `verify`, every command is executed again and must give the recorded events
+        (refuses a tampered log).
+
+        Raises:
+            ReplayError: an entry is malformed, refused by the rules, or inconsistent.
+        """
+        try:
+            game = cls(GameHeader.model_validate(header))
+        except ValueError as err:
+            raise ReplayError(f"header: {err}") from None
+        for i, entry in enumerate(entries):
+            kind = entry.get("kind") if isinstance(entry, dict) else None
+            try:
+                if kind == "undo":
+                    game.undo()
+                elif kind == "redo":
+                    game.redo()
+                elif kind == "action":
+                    action = Action(command=COMMAND_ADAPTER.validate_python(entry["command"]),
+                                    events=EVENT_LIST_ADAPTER.validate_python(entry["events"]),
+                                    at=entry.get("at"))
+                    if verify and execute(game.state, action.command) != action.events:
+                        raise ReplayError("its events differ from what the command gives")
+                    game._push(action)
+                    game.redo_stack.clear()
+                else:
+                    raise ReplayError(f"unknown entry kind {kind!r}")
+            except (ValueError, KeyError, IndexError, TypeError) as err:
+                raise ReplayError(f"entries[{i}] ({kind}): {err}") from None
+        return game
+
+
+def _command(command: AnyCommand | dict) -> AnyCommand:
+    if isinstance(command, dict):
+        return COMMAND_ADAPTER.validate_python(command)
+    return command

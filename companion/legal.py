@@ -1,0 +1,156 @@
+"""What is legal now: the commands the referee may send, with their limits (§2–§13).
+
+The UI builds its buttons from this; it never re-implements a rule.
+"""
+
+from companion.engine import feed_amounts, hand_building_cards, relic_picker
+from companion.rules import (
+    MAX_BLOOD_PER_PLAY,
+    current_player,
+    planning_turns,
+    present_players,
+    turn_order,
+)
+from models.common import CLANS, Clan, Frozen, LocationId, Phase, Step, location_name
+from models.state import GameState
+
+ANYTIME = ["apply_effect", "use_relic"]
+
+
+class Legal(Frozen):
+    """The legal next actions and their limits."""
+
+    phase: Phase
+    """Current phase."""
+    round: int
+    """Current round (0 in setup)."""
+    step: Step | None = None
+    """Resolution step."""
+    location: LocationId | None = None
+    """Location being resolved."""
+    prompt: str
+    """What happens now, in a sentence."""
+    commands: list[str]
+    """Command types accepted now."""
+    actor: int | None = None
+    """Seat whose turn or choice it is."""
+    turn: int | None = None
+    """Planning: this player's turn number (1-based)."""
+    turns: int | None = None
+    """Planning: turns per player this round."""
+    locations: list[LocationId] = []
+    """Planning: Locations a card may be played at."""
+    max_blood_face_up: int = 0
+    """Planning: most Blood playable with a face-up card now (before any Drain)."""
+    max_blood_face_down: int = 0
+    """Planning: most Blood playable with a face-down card now."""
+    can_play_face_down: bool = False
+    """Planning: whether the face-down cost (1 Blood) is affordable now."""
+    max_diablerie: int = 0
+    """Planning: face-up Diablerie tokens that may be flipped."""
+    drainable: list[str] = []
+    """Planning: active Alliance cards the player may Drain."""
+    present: list[int] = []
+    """Resolution: players at the Location, in turn order."""
+    face_down: dict[int, list[str]] = {}
+    """Resolution: face-down card uids per player at the Location."""
+    clans: list[Clan] = []
+    """Setup: clans the picker may take."""
+    relics: list[int] = []
+    """Setup: Relic indexes still available."""
+    feed: dict[int, int] = {}
+    """Feed: Blood each player will gain."""
+    hand_cards: int = 0
+    """Hand Building: cards each player adds."""
+
+
+def legal(state: GameState) -> Legal:
+    """Describe the legal next actions in `state`."""
+    s = state
+    base = dict(phase=s.phase, round=s.round)
+    if s.phase == "game_over":
+        winner = s.scoreboard.winner if s.scoreboard else "?"
+        return Legal(**base, prompt=f"The game is over: {winner} wins.", commands=[])
+    if s.phase == "setup":
+        return _setup(s, base)
+    if s.phase == "feed":
+        return Legal(**base, prompt=f"Round {s.round}: Feed. Everyone gains Blood from their "
+                                    "active Alliance cards.",
+                     commands=["feed", *ANYTIME], feed=feed_amounts(s))
+    if s.phase == "location_setup":
+        return Legal(**base, prompt="Location Setup: enter the Ally drawn for each Location.",
+                     commands=["place_allies", *ANYTIME])
+    if s.phase == "hand_building":
+        n = hand_building_cards(s)
+        return Legal(**base, prompt=f"Hand Building: everyone draws {n + 1}, keeps {n}.",
+                     commands=["finish_hand_building", *ANYTIME], hand_cards=n)
+    if s.phase == "planning":
+        return _planning(s, base)
+    return _resolution(s, base)
+
+
+def _setup(s: GameState, base: dict) -> Legal:
+    if s.ambition is None:
+        return Legal(**base, prompt="Choose the first player (or draw one at random).",
+                     commands=["set_first_player"])
+    picker = next((p for p in turn_order(s) if s.players[p].clan is None), None)
+    if picker is not None:
+        taken = {p.clan for p in s.players}
+        pool = s.setup.clans_offered or list(CLANS)
+        cmds = ["pick_clan"] if s.setup.clans_offered or any(taken - {None}) else [
+            "offer_clans", "pick_clan"]
+        return Legal(**base, prompt=f"{s.players[picker].name} picks a clan.", commands=cmds,
+                     actor=picker, clans=[c for c in pool if c not in taken])
+    cmds = []
+    if s.variants.location_cards and not s.setup.location_cards_done:
+        cmds.append("place_location_cards")
+    drafter = relic_picker(s)
+    if s.variants.relics and s.setup.relics_offered is None:
+        cmds.append("offer_relics")
+        prompt = "Draw the Relics for the draft."
+    elif drafter is not None:
+        cmds.append("pick_relic")
+        prompt = f"{s.players[drafter].name} drafts a Relic."
+    else:
+        prompt = "Place the Location cards."
+    free = [i for i in range(len(s.setup.relics_offered or [])) if i not in s.setup.relics_taken]
+    return Legal(**base, prompt=prompt, commands=cmds, actor=drafter, relics=free)
+
+
+def _planning(s: GameState, base: dict) -> Legal:
+    seat = current_player(s)
+    assert seat is not None, "planning always has a current player between actions"
+    p = s.players[seat]
+    room = p.blood - 1
+    n = planning_turns(s)
+    turn = s.turns_taken[seat] + 1
+    cmds = ["play_card"] if p.hand_size else ["pass_turn"]
+    drainable = [c.uid for c in p.alliance if not c.drained]
+    if drainable:
+        cmds.append("drain")
+    return Legal(
+        **base, prompt=f"Planning, round {s.round}: {p.name}'s turn {turn} of {n}.",
+        commands=[*cmds, *ANYTIME], actor=seat, turn=turn, turns=n,
+        locations=[loc.id for loc in s.locations],
+        max_blood_face_up=max(0, min(MAX_BLOOD_PER_PLAY, room)),
+        max_blood_face_down=max(0, min(MAX_BLOOD_PER_PLAY, room - 1)),
+        can_play_face_down=room >= 1, max_diablerie=p.diablerie_up, drainable=drainable)
+
+
+def _resolution(s: GameState, base: dict) -> Legal:
+    loc = s.locations[s.location_index]
+    here = present_players(s, loc)
+    face_down = {p: [c.uid for c in loc.positions[p].cards if not c.face_up] for p in here}
+    face_down = {p: uids for p, uids in face_down.items() if uids}
+    where = location_name(loc.id)
+    prompts = {
+        "withdraw": f"{where}: each player here reveals Stay or Withdraw.",
+        "revelation": f"{where}: turn the face-down cards up and say what they are.",
+        "preparation": f"{where}: apply Preparation effects in turn order, then continue.",
+        "conflict": f"{where}: apply Conflict effects in turn order, then continue to "
+                    "compare Power.",
+        "aftermath": f"{where}: apply Aftermath effects in turn order, then continue.",
+    }
+    cmds = {"withdraw": ["choose_withdraw"], "revelation": ["reveal"]}.get(s.step, ["next_step"])
+    return Legal(**base, step=s.step, location=loc.id, prompt=prompts[s.step],
+                 commands=[*cmds, *ANYTIME], present=here, face_down=face_down)

@@ -1,0 +1,123 @@
+"""Rule queries on a state: turn order, presence, Rivals, Power, ranking (§1, §7, §8)."""
+
+from models.common import LocationId
+from models.power import CardPower, PowerBreakdown
+from models.state import ConflictResult, DeployedCard, GameState, LocationState
+
+PLANNING_TURNS = {False: {1: 2, 2: 3, 3: 4}, True: {1: 3, 2: 4, 3: 5}}
+"""Planning turns per round, normal and 3-player mode (§7, §13)."""
+
+REWARDS = {1: (1, 1, 1), 2: (2, 2, 1), 3: (3, 2, 1)}
+"""Influence for 1st, 2nd, 3rd by round (§8.4)."""
+
+MAX_BLOOD_PER_PLAY = 3
+"""Blood from the Pool per card played (§7)."""
+
+
+def turn_order(state: GameState) -> list[int]:
+    """Seats still in, clockwise from the Ambition holder (§1, §11)."""
+    n = len(state.players)
+    start = state.ambition or 0
+    seats = [(start + i) % n for i in range(n)]
+    return [s for s in seats if not state.players[s].eliminated]
+
+
+def full_turn_order(state: GameState) -> list[int]:
+    """All seats clockwise from the Ambition holder, eliminated included."""
+    n = len(state.players)
+    start = state.ambition or 0
+    return [(start + i) % n for i in range(n)]
+
+
+def teammates(state: GameState, a: int, b: int) -> bool:
+    """Whether two different seats are on the same team (tag team, §13)."""
+    ta, tb = state.players[a].team, state.players[b].team
+    return a != b and ta is not None and ta == tb
+
+
+def planning_turns(state: GameState) -> int:
+    """Planning turns each player takes this round (§7, §13)."""
+    return PLANNING_TURNS[state.three_player][state.round]
+
+
+def current_player(state: GameState) -> int | None:
+    """Whose Planning turn it is, or None outside Planning or when all turns are done."""
+    if state.phase != "planning":
+        return None
+    order = turn_order(state)
+    n_turns = planning_turns(state)
+    waiting = [p for p in order if state.turns_taken[p] < n_turns]
+    if not waiting:
+        return None
+    fewest = min(state.turns_taken[p] for p in waiting)
+    return next(p for p in order if state.turns_taken[p] == fewest)
+
+
+def location(state: GameState, loc_id: LocationId) -> LocationState:
+    """The Location with this id.
+
+    Raises:
+        KeyError: no such Location in this game.
+    """
+    for loc in state.locations:
+        if loc.id == loc_id:
+            return loc
+    raise KeyError(loc_id)
+
+
+def haven(state: GameState) -> LocationState:
+    """The Prince's Haven (always last)."""
+    return state.locations[-1]
+
+
+def present(state: GameState, loc: LocationState, player: int) -> bool:
+    """Whether a player still in is 'at' a Location: cards or Blood there, not withdrawn."""
+    return (not state.players[player].eliminated and player not in loc.withdrawn
+            and loc.positions[player].present())
+
+
+def present_players(state: GameState, loc: LocationState) -> list[int]:
+    """Players at a Location, in turn order (§8.1)."""
+    return [p for p in turn_order(state) if present(state, loc, p)]
+
+
+def rivals(state: GameState, loc: LocationState, player: int) -> list[int]:
+    """Opponents at the same Location, in turn order (§8.4 Rivals)."""
+    return [p for p in present_players(state, loc) if p != player]
+
+
+def card_power(card: DeployedCard) -> CardPower:
+    """A Deployed card's Power with its modifiers (§8.4, §14 printed Power)."""
+    printed = card.card.power if card.card else None
+    if not card.face_up or card.card is None:
+        return CardPower(uid=card.uid, label="face-down card", owner=card.owner,
+                         face_up=False, printed=printed, modifiers=[], power=0)
+    base = printed or 0
+    if any(m.kind == "halve_printed" for m in card.modifiers):
+        base //= 2
+    total = base + sum(m.amount for m in card.modifiers if m.kind == "add")
+    return CardPower(uid=card.uid, label=card.card.name or card.card.id or "card",
+                     owner=card.owner, face_up=True, printed=printed,
+                     modifiers=list(card.modifiers), power=max(0, total))
+
+
+def power(state: GameState, loc: LocationState, player: int) -> PowerBreakdown:
+    """A player's total Power at a Location, explained (§8.4)."""
+    pos = loc.positions[player]
+    cards = [card_power(c) for c in pos.cards]
+    return PowerBreakdown(player=player, cards=cards, blood=pos.blood,
+                          total=sum(c.power for c in cards) + pos.blood)
+
+
+def conflict_result(state: GameState, loc: LocationState) -> ConflictResult:
+    """Totals and ranking at a Location; ties go to turn order (§8.4)."""
+    players = present_players(state, loc)
+    totals = {p: power(state, loc, p).total for p in players}
+    order = turn_order(state)
+    ranking = sorted(players, key=lambda p: (-totals[p], order.index(p)))
+    with_cards = [p for p in players if loc.positions[p].cards]
+    if not with_cards:
+        return ConflictResult(totals=totals, ranking=[], outcome="no_cards")
+    if len(with_cards) == 1:
+        return ConflictResult(totals=totals, ranking=with_cards, outcome="uncontested")
+    return ConflictResult(totals=totals, ranking=ranking, outcome="contested")

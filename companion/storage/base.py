@@ -1,0 +1,332 @@
+"""The `GameStore` interface, its shared export/import logic, and the in-memory store."""
+
+from __future__ import annotations
+
+import threading
+from abc import ABC, abstractmethod
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from typing import Any, Self
+
+from .records import (
+    DamagedFile,
+    GameDamaged,
+    GameExists,
+    GameNotFound,
+    ImportRefused,
+    StoredGame,
+    UnsupportedSchema,
+)
+from .transfer import (
+    BACKUP_FORMAT,
+    CURRENT_SCHEMA_VERSION,
+    Validator,
+    check_backup_doc,
+    check_entry,
+    check_game_doc,
+    check_header,
+    check_summary,
+    export_doc,
+    plain_json_problem,
+)
+
+
+def clone(value: Any) -> Any:
+    """Deep copy of a plain JSON value (faster than copy.deepcopy)."""
+    if isinstance(value, dict):
+        return {k: clone(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [clone(v) for v in value]
+    return value
+
+
+def sort_key(item: tuple[str, dict[str, Any]]) -> tuple[str, str]:
+    """Newest-first sort key of (game_id, summary): "updated", else "created" (ISO UTC strings)."""
+    game_id, summary = item
+    return (str(summary.get("updated") or summary.get("created") or ""), game_id)
+
+
+def listing(items: Iterable[tuple[str, dict[str, Any]]], finished: bool | None) -> list[dict]:
+    """Copies of summaries (with "game_id"), filtered on "finished", newest first."""
+    chosen = [it for it in items if finished is None or bool(it[1].get("finished")) == finished]
+    chosen.sort(key=sort_key, reverse=True)
+    return [{**clone(summary), "game_id": game_id} for game_id, summary in chosen]
+
+
+def check_new_game(header: object, summary: object) -> None:
+    """Check the arguments of `create_game`.
+
+    Raises: ValueError naming the problem.
+    """
+    try:
+        check_header(header)
+        check_summary(summary)
+    except ImportRefused as exc:
+        raise ValueError(str(exc)) from None
+    if problem := plain_json_problem(header, "header") or plain_json_problem(summary, "summary"):
+        raise ValueError(problem)
+
+
+def check_append(entry: object, summary: object) -> None:
+    """Check the arguments of `append`.
+
+    Raises: ValueError naming the problem.
+    """
+    try:
+        check_entry(entry)
+        if summary is not None:
+            check_summary(summary)
+    except ImportRefused as exc:
+        raise ValueError(str(exc)) from None
+    if problem := plain_json_problem(entry, "entry") or plain_json_problem(summary, "summary"):
+        raise ValueError(problem)
+
+
+class GameStore(ABC):
+    """Where games, the history index and the card catalogue live. Thread-safe.
+
+    A game is a `header`, an append-only list of journal `entries` and a `summary` for the
+    history index; all plain JSON dicts, opaque to storage except the fields it checks.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.RLock()
+
+    # --- primitives each store implements ---
+
+    @abstractmethod
+    def create_game(self, header: dict[str, Any], summary: dict[str, Any]) -> None:
+        """Store a new game with no entries yet.
+
+        Raises: GameExists if the id is taken; ValueError if header/summary are malformed.
+        """
+
+    @abstractmethod
+    def append(self, game_id: str, entry: dict[str, Any],
+               summary: dict[str, Any] | None = None) -> None:
+        """Durably append one journal entry (and optionally replace the summary).
+
+        Raises: GameNotFound; ValueError if the entry is malformed; OSError on disk failure.
+        """
+
+    @abstractmethod
+    def load(self, game_id: str) -> StoredGame:
+        """Return a game (migrated to the current schema).
+
+        Raises: GameNotFound; GameDamaged (file moved aside); UnsupportedSchema.
+        """
+
+    @abstractmethod
+    def has_game(self, game_id: str) -> bool:
+        """Whether a game with this id is stored."""
+
+    @abstractmethod
+    def list_games(self, finished: bool | None = None) -> list[dict[str, Any]]:
+        """Summaries (each with "game_id"), newest first, without reading any journal."""
+
+    @abstractmethod
+    def delete_game(self, game_id: str) -> None:
+        """Delete a game.
+
+        Raises: GameNotFound.
+        """
+
+    @abstractmethod
+    def load_catalogue(self) -> dict[str, Any]:
+        """The user's card catalogue ({} if none saved)."""
+
+    @abstractmethod
+    def save_catalogue(self, doc: dict[str, Any]) -> None:
+        """Replace the card catalogue atomically.
+
+        Raises: ValueError if `doc` is not a plain JSON object.
+        """
+
+    @abstractmethod
+    def damaged(self) -> list[DamagedFile]:
+        """Files found unreadable (and moved aside) since this store was opened."""
+
+    @abstractmethod
+    def _put_game(self, game: StoredGame) -> None:
+        """Write a complete, validated game whose id is not stored yet."""
+
+    def close(self) -> None:  # noqa: B027 - optional hook
+        """Flush and release resources."""
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    # --- export / import, shared by all stores ---
+
+    def export_game(self, game_id: str) -> dict[str, Any]:
+        """One game as a JSON document {"format", "schema_version", "header", "entries", "summary"}.
+
+        Raises: GameNotFound; GameDamaged; UnsupportedSchema.
+        """
+        return export_doc(self.load(game_id))
+
+    def export_backup(self) -> dict[str, Any]:
+        """All readable games plus the catalogue as one JSON document (damaged games skipped)."""
+        with self._lock:
+            games = []
+            for summary in self.list_games():
+                try:
+                    games.append(self.export_game(summary["game_id"]))
+                except (GameNotFound, GameDamaged, UnsupportedSchema):
+                    continue
+            return {
+                "format": BACKUP_FORMAT,
+                "schema_version": CURRENT_SCHEMA_VERSION,
+                "created": datetime.now(UTC).isoformat(timespec="seconds"),
+                "games": games,
+                "catalogue": self.load_catalogue(),
+            }
+
+    def import_game(self, doc: dict[str, Any], validate: Validator | None = None) -> str:
+        """Validate a whole exported game, then store it; return its game_id.
+
+        Older schema versions are migrated. `validate` (e.g. a replay by the engine) is called
+        on the migrated document and may raise ValueError. Re-importing a game already stored
+        with the same header and entries is a no-op; the same game_id with different content
+        is refused (nothing is renamed or overwritten).
+        Raises: ImportRefused (nothing written).
+        """
+        with self._lock:
+            game = check_game_doc(doc, "", validate)
+            for new in self._plan([("", game)]):
+                self._put_game(new)
+            return game.game_id
+
+    def import_backup(self, doc: dict[str, Any], validate: Validator | None = None) -> list[str]:
+        """Validate a whole backup, then store its new games and replace the catalogue.
+
+        Same duplicate rules as `import_game`; returns the ids of the games actually added.
+        The catalogue is replaced only if the backup has one.
+        Raises: ImportRefused (nothing written).
+        """
+        with self._lock:
+            games, catalogue = check_backup_doc(doc, validate)
+            new = self._plan([(f"games[{i}]", game) for i, game in enumerate(games)])
+            for game in new:
+                self._put_game(game)
+            if catalogue is not None:
+                self.save_catalogue(catalogue)
+            return [game.game_id for game in new]
+
+    def _plan(self, games: list[tuple[str, StoredGame]]) -> list[StoredGame]:
+        """The games to add, after refusing id clashes.
+
+        Raises: ImportRefused.
+        """
+        seen: dict[str, StoredGame] = {}
+        new: list[StoredGame] = []
+        for where, game in games:
+            gid = game.game_id
+            other = seen.get(gid)
+            if other is None and self.has_game(gid):
+                try:
+                    other = self.load(gid)
+                except GameDamaged:
+                    other = None  # moved aside: the import restores it
+                except UnsupportedSchema as exc:
+                    raise ImportRefused(f"{where or 'game'}: {exc}") from None
+            if other is None:
+                seen[gid] = game
+                new.append(game)
+            elif (other.header, other.entries) != (game.header, game.entries):
+                raise ImportRefused(f"{where or 'game'}: a different game with game_id {gid!r} "
+                                    f"is already stored ({len(other.entries)} entries there, "
+                                    f"{len(game.entries)} here)")
+        return new
+
+
+class MemoryGameStore(GameStore):
+    """A GameStore in memory, for tests and previews."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._games: dict[str, StoredGame] = {}
+        self._catalogue: dict[str, Any] = {}
+
+    def create_game(self, header: dict[str, Any], summary: dict[str, Any]) -> None:
+        """Store a new game with no entries yet.
+
+        Raises: GameExists; ValueError.
+        """
+        check_new_game(header, summary)
+        with self._lock:
+            if header["game_id"] in self._games:
+                raise GameExists(f"game {header['game_id']!r} already exists")
+            self._games[header["game_id"]] = StoredGame(clone(header), [], clone(summary))
+
+    def append(self, game_id: str, entry: dict[str, Any],
+               summary: dict[str, Any] | None = None) -> None:
+        """Append one journal entry (and optionally replace the summary).
+
+        Raises: GameNotFound; ValueError.
+        """
+        check_append(entry, summary)
+        with self._lock:
+            game = self._get(game_id)
+            game.entries.append(clone(entry))
+            if summary is not None:
+                game.summary = clone(summary)
+
+    def load(self, game_id: str) -> StoredGame:
+        """Return a copy of a game.
+
+        Raises: GameNotFound.
+        """
+        with self._lock:
+            game = self._get(game_id)
+            return StoredGame(clone(game.header), clone(game.entries), clone(game.summary))
+
+    def has_game(self, game_id: str) -> bool:
+        """Whether a game with this id is stored."""
+        return game_id in self._games
+
+    def list_games(self, finished: bool | None = None) -> list[dict[str, Any]]:
+        """Summaries (each with "game_id"), newest first."""
+        with self._lock:
+            return listing(((g, s.summary) for g, s in self._games.items()), finished)
+
+    def delete_game(self, game_id: str) -> None:
+        """Delete a game.
+
+        Raises: GameNotFound.
+        """
+        with self._lock:
+            self._get(game_id)
+            del self._games[game_id]
+
+    def load_catalogue(self) -> dict[str, Any]:
+        """The card catalogue ({} if none saved)."""
+        with self._lock:
+            return clone(self._catalogue)
+
+    def save_catalogue(self, doc: dict[str, Any]) -> None:
+        """Replace the card catalogue.
+
+        Raises: ValueError.
+        """
+        if not isinstance(doc, dict) or (problem := plain_json_problem(doc, "catalogue")):
+            raise ValueError(problem if isinstance(doc, dict) else "catalogue must be an object")
+        with self._lock:
+            self._catalogue = clone(doc)
+
+    def damaged(self) -> list[DamagedFile]:
+        """Always empty: memory is never damaged."""
+        return []
+
+    def _put_game(self, game: StoredGame) -> None:
+        self._games[game.game_id] = StoredGame(
+            clone(game.header), clone(game.entries), clone(game.summary))
+
+    def _get(self, game_id: str) -> StoredGame:
+        try:
+            return self._games[game_id]
+        except (KeyError, TypeError):
+            raise GameNotFound(f"no game {game_id!r}") from None

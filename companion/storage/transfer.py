@@ -1,0 +1,333 @@
+"""Schema versions, migrations, and validation of game documents and import files."""
+
+from __future__ import annotations
+
+import copy
+import json
+import math
+import re
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from .records import ImportRefused, StoredGame
+
+CURRENT_SCHEMA_VERSION = 1
+GAME_FORMAT = "vendetta-companion/game"
+BACKUP_FORMAT = "vendetta-companion/backup"
+ENTRY_KINDS = frozenset({"action", "undo", "redo"})
+
+MAX_IMPORT_BYTES = 20 * 1024 * 1024
+"""Largest single-game file `read_import_file` accepts."""
+MAX_BACKUP_BYTES = 512 * 1024 * 1024
+"""Largest backup file `read_import_file(..., max_bytes=MAX_BACKUP_BYTES)` should accept."""
+MAX_ENTRIES = 100_000
+MAX_GAMES = 100_000
+MAX_DEPTH = 64
+MAX_INT = 2**53
+MAX_ROUND = 10_000
+MAX_ID_LENGTH = 64
+
+_ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
+_RESERVED = {"con", "prn", "aux", "nul"} | {f"{p}{i}" for p in ("com", "lpt") for i in range(10)}
+
+Validator = Callable[[dict[str, Any]], None]
+Migration = Callable[[dict[str, Any]], dict[str, Any]]
+MIGRATIONS: dict[int, Migration] = {}
+"""Step functions by the version they upgrade from: MIGRATIONS[n] turns a vN doc into vN+1."""
+
+
+def id_problem(game_id: object) -> str | None:
+    """Say why `game_id` is not a safe game id (usable as a file name), or None if it is."""
+    if not isinstance(game_id, str):
+        return "game_id must be a string"
+    if not game_id or len(game_id) > MAX_ID_LENGTH:
+        return f"game_id must be 1 to {MAX_ID_LENGTH} characters"
+    if not _ID_RE.fullmatch(game_id):
+        return f"game_id {game_id!r} may only contain letters, digits, '-' and '_'"
+    if game_id.lower() in _RESERVED:
+        return f"game_id {game_id!r} is a reserved file name"
+    return None
+
+
+def migration(from_version: int) -> Callable[[Migration], Migration]:
+    """Register a step that upgrades a game document from `from_version` to the next version."""
+
+    def register(step: Migration) -> Migration:
+        MIGRATIONS[from_version] = step
+        return step
+
+    return register
+
+
+@migration(0)
+def _v0_to_v1(doc: dict[str, Any]) -> dict[str, Any]:
+    """v0 (prototype): header "id" and no "created"; entries said "type" instead of "kind"."""
+    header = doc["header"]
+    if not isinstance(header, dict) or not isinstance(doc.get("entries"), list):
+        raise ValueError("v0 document needs a header object and an entries list")
+    if "game_id" not in header:
+        header["game_id"] = header.pop("id", None)
+    summary = doc.get("summary") if isinstance(doc.get("summary"), dict) else {}
+    header.setdefault("created", summary.get("created") or "1970-01-01T00:00:00+00:00")
+    header["schema_version"] = 1
+    for entry in doc["entries"]:
+        if isinstance(entry, dict) and "kind" not in entry and "type" in entry:
+            entry["kind"] = entry.pop("type")
+    doc["schema_version"] = 1
+    return doc
+
+
+def migrate(
+    doc: dict[str, Any],
+    target: int = CURRENT_SCHEMA_VERSION,
+    steps: dict[int, Migration] | None = None,
+) -> dict[str, Any]:
+    """Return a copy of game document `doc` upgraded step by step to schema `target`.
+
+    Raises: ValueError if the version is not an int, is newer than `target`, or a step is missing.
+    """
+    steps = MIGRATIONS if steps is None else steps
+    version = doc.get("schema_version")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 0:
+        raise ValueError(f"schema_version must be a non-negative integer, not {version!r}")
+    if version > target:
+        raise ValueError(f"schema_version {version} is newer than supported ({target})")
+    if version == target:
+        return doc
+    doc = copy.deepcopy(doc)
+    while version < target:
+        if version not in steps:
+            raise ValueError(f"no migration from schema_version {version}")
+        doc = steps[version](doc)
+        version += 1
+        doc["schema_version"] = version
+        if isinstance(doc.get("header"), dict):
+            doc["header"]["schema_version"] = version
+    return doc
+
+
+def export_doc(game: StoredGame) -> dict[str, Any]:
+    """The one-file export document of a game."""
+    return {
+        "format": GAME_FORMAT,
+        "schema_version": game.header.get("schema_version", CURRENT_SCHEMA_VERSION),
+        "header": game.header,
+        "entries": game.entries,
+        "summary": game.summary,
+    }
+
+
+def _refuse(where: str, message: str) -> ImportRefused:
+    return ImportRefused(f"{where}: {message}" if where else message)
+
+
+def _join(where: str, key: str | int) -> str:
+    if isinstance(key, int):
+        return f"{where}[{key}]"
+    return f"{where}.{key}" if where else key
+
+
+def plain_json_problem(value: Any, where: str = "", depth: int = 0) -> str | None:
+    """Say where and why `value` is not plain, bounded JSON, or None if it is fine."""
+    if depth > MAX_DEPTH:
+        return f"{where or 'document'}: nested deeper than {MAX_DEPTH} levels"
+    if isinstance(value, str) or value is None or isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return None if -MAX_INT <= value <= MAX_INT else f"{where}: number {value} is out of range"
+    if isinstance(value, float):
+        ok = math.isfinite(value) and abs(value) <= MAX_INT
+        return None if ok else f"{where}: number {value} is out of range"
+    if isinstance(value, list):
+        for i, item in enumerate(value):
+            if problem := plain_json_problem(item, _join(where, i), depth + 1):
+                return problem
+        return None
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if not isinstance(key, str):
+                return f"{where or 'document'}: key {key!r} is not a string"
+            if problem := plain_json_problem(item, _join(where, key), depth + 1):
+                return problem
+        return None
+    return f"{where or 'document'}: {type(value).__name__} is not a JSON value"
+
+
+def check_entry(entry: object, where: str = "entry") -> None:
+    """Check the storage-level shape of one journal entry.
+
+    Raises: ValueError (ImportRefused) naming the problem.
+    """
+    if not isinstance(entry, dict):
+        raise _refuse(where, "must be an object")
+    kind = entry.get("kind")
+    if not isinstance(kind, str):
+        raise _refuse(where, "kind must be a string")
+    if kind not in ENTRY_KINDS:
+        raise _refuse(where, f"unknown kind {kind!r} (expected one of "
+                      f"{', '.join(sorted(ENTRY_KINDS))})")
+    if "command" in entry and not isinstance(entry["command"], dict):
+        raise _refuse(_join(where, "command"), "must be an object")
+    if "events" in entry and not isinstance(entry["events"], list):
+        raise _refuse(_join(where, "events"), "must be a list")
+
+
+def check_header(header: object, where: str = "header") -> None:
+    """Check a game header: safe game_id, current schema_version, ISO "created".
+
+    Raises: ValueError (ImportRefused) naming the problem.
+    """
+    if not isinstance(header, dict):
+        raise _refuse(where, "must be an object")
+    if problem := id_problem(header.get("game_id")):
+        raise _refuse(_join(where, "game_id"), problem)
+    version = header.get("schema_version")
+    if version != CURRENT_SCHEMA_VERSION or isinstance(version, bool):
+        raise _refuse(_join(where, "schema_version"),
+                      f"must be {CURRENT_SCHEMA_VERSION}, not {version!r}")
+    _check_time(header.get("created"), _join(where, "created"), required=True)
+
+
+def check_summary(summary: object, where: str = "summary") -> None:
+    """Check the fields of a summary that storage relies on or can judge.
+
+    Raises: ValueError (ImportRefused) naming the problem.
+    """
+    if not isinstance(summary, dict):
+        raise _refuse(where, "must be an object")
+    if "finished" in summary and not isinstance(summary["finished"], bool):
+        raise _refuse(_join(where, "finished"), "must be true or false")
+    rnd = summary.get("round")
+    if rnd is not None and (not isinstance(rnd, int) or isinstance(rnd, bool)
+                            or not 0 <= rnd <= MAX_ROUND):
+        raise _refuse(_join(where, "round"), f"must be an integer from 0 to {MAX_ROUND}")
+    players = summary.get("players")
+    if players is not None and not isinstance(players, list):
+        raise _refuse(_join(where, "players"), "must be a list")
+    for key in ("created", "updated"):
+        _check_time(summary.get(key), _join(where, key), required=False)
+
+
+def _check_time(value: object, where: str, required: bool) -> None:
+    if value is None and not required:
+        return
+    if not isinstance(value, str):
+        raise _refuse(where, "must be an ISO date-time string")
+    try:
+        datetime.fromisoformat(value)
+    except ValueError:
+        raise _refuse(where, f"{value[:40]!r} is not an ISO date-time") from None
+
+
+def check_game_doc(doc: object, where: str = "", validate: Validator | None = None) -> StoredGame:
+    """Validate (and migrate) one exported game document; return it as a StoredGame.
+
+    Raises: ImportRefused saying what is wrong and where.
+    """
+    if not isinstance(doc, dict):
+        raise _refuse(where, "a game must be a JSON object")
+    if doc.get("format") != GAME_FORMAT:
+        raise _refuse(_join(where, "format"), f"must be {GAME_FORMAT!r}")
+    version = doc.get("schema_version")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 0:
+        raise _refuse(_join(where, "schema_version"), "must be a non-negative integer")
+    if version > CURRENT_SCHEMA_VERSION:
+        raise _refuse(_join(where, "schema_version"), f"{version} is newer than this app "
+                      f"supports ({CURRENT_SCHEMA_VERSION}); update the app")
+    if problem := plain_json_problem(doc, where):
+        raise ImportRefused(problem)
+    try:
+        doc = migrate(doc)
+    except (ValueError, TypeError, KeyError, AttributeError) as exc:
+        raise _refuse(where, f"cannot upgrade from schema_version {version}: {exc}") from None
+    check_header(doc.get("header"), _join(where, "header"))
+    entries = doc.get("entries")
+    if not isinstance(entries, list):
+        raise _refuse(_join(where, "entries"), "must be a list")
+    if len(entries) > MAX_ENTRIES:
+        raise _refuse(_join(where, "entries"), f"more than {MAX_ENTRIES} entries")
+    for i, entry in enumerate(entries):
+        check_entry(entry, f"{_join(where, 'entries')}[{i}]")
+    check_summary(doc.get("summary"), _join(where, "summary"))
+    if validate is not None:
+        try:
+            validate(doc)
+        except ValueError as exc:
+            raise _refuse(where, str(exc)) from None
+    return StoredGame(doc["header"], entries, doc["summary"])
+
+
+def check_backup_doc(
+    doc: object, validate: Validator | None = None
+) -> tuple[list[StoredGame], dict[str, Any] | None]:
+    """Validate a backup document; return its games and catalogue (None if absent).
+
+    Raises: ImportRefused saying what is wrong and where.
+    """
+    if not isinstance(doc, dict):
+        raise ImportRefused("a backup must be a JSON object")
+    if doc.get("format") != BACKUP_FORMAT:
+        raise _refuse("format", f"must be {BACKUP_FORMAT!r}")
+    version = doc.get("schema_version")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 0:
+        raise _refuse("schema_version", "must be a non-negative integer")
+    if version > CURRENT_SCHEMA_VERSION:
+        raise _refuse("schema_version", f"{version} is newer than this app supports "
+                      f"({CURRENT_SCHEMA_VERSION}); update the app")
+    games = doc.get("games")
+    if not isinstance(games, list):
+        raise _refuse("games", "must be a list")
+    if len(games) > MAX_GAMES:
+        raise _refuse("games", f"more than {MAX_GAMES} games")
+    checked = [check_game_doc(game, f"games[{i}]", validate) for i, game in enumerate(games)]
+    catalogue = doc.get("catalogue")
+    if catalogue is not None:
+        if not isinstance(catalogue, dict):
+            raise _refuse("catalogue", "must be an object")
+        if problem := plain_json_problem(catalogue, "catalogue"):
+            raise ImportRefused(problem)
+    return checked, catalogue
+
+
+def parse_json_bytes(raw: bytes, name: str = "file") -> Any:
+    """Decode strict UTF-8 JSON (no NaN/Infinity, bounded nesting).
+
+    Raises: ImportRefused if the bytes are not valid UTF-8 or JSON.
+    """
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ImportRefused(f"{name}: not valid UTF-8 (byte {exc.start})") from None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+
+    def no_constant(token: str) -> Any:
+        raise ValueError(f"{token} is not allowed")
+
+    try:
+        return json.loads(text, parse_constant=no_constant)
+    except json.JSONDecodeError as exc:
+        hint = " (file truncated?)" if exc.pos >= len(text.rstrip()) else ""
+        raise ImportRefused(
+            f"{name}: not valid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}{hint}"
+        ) from None
+    except (ValueError, RecursionError) as exc:
+        raise ImportRefused(f"{name}: not valid JSON: {exc}") from None
+
+
+def read_import_file(path: str | Path, max_bytes: int = MAX_IMPORT_BYTES) -> dict[str, Any]:
+    """Read an import file into a dict, refusing oversized, non-UTF-8 and non-JSON files.
+
+    Raises: ImportRefused naming the problem; OSError if the file cannot be read.
+    """
+    path = Path(path)
+    with path.open("rb") as fh:
+        raw = fh.read(max_bytes + 1)
+    if len(raw) > max_bytes:
+        raise ImportRefused(f"{path.name}: file is larger than {max_bytes // (1024 * 1024)} MB")
+    doc = parse_json_bytes(raw, path.name)
+    if not isinstance(doc, dict):
+        raise ImportRefused(f"{path.name}: top level must be a JSON object")
+    return doc

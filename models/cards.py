@@ -1,0 +1,86 @@
+"""Card identities: clan cards, Allies and Victims, Relics, Location cards (§1, §14, §15)."""
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from models.common import AllyKind, CardKind, Clan, Frozen
+
+
+class ClanCard(Frozen):
+    """What a face-up clan card is: as much as the table knows of it."""
+
+    power: int = Field(ge=0, le=20)
+    """Printed Power."""
+    kind: CardKind | None = None
+    """Preparation, Conflict, Aftermath or Passive; None when not told."""
+    id: str | None = Field(default=None, max_length=16)
+    """Catalogue id printed on the card, e.g. BR01."""
+    name: str | None = Field(default=None, max_length=60)
+    """Card name, e.g. Bloody Fury."""
+    clan: Clan | None = None
+    """Clan of the card."""
+
+    def label(self) -> str:
+        """Short readable label."""
+        name = self.name or (self.id or "card")
+        return f"{name} ({self.power})"
+
+
+class AllyCard(Frozen):
+    """An Ally or Victim card's printed values (§1)."""
+
+    name: str = Field(min_length=1, max_length=60)
+    """Card name."""
+    kind: AllyKind
+    """Victim, Human or Vampire; draining a Vampire is Diablerie (§9)."""
+    influence: int = Field(ge=0, le=10)
+    """Influence while active."""
+    feed: int = Field(ge=0, le=10)
+    """Blood gained at Feed while active."""
+    drain_blood: int = Field(ge=0, le=10)
+    """Blood gained when Drained."""
+    drained_influence: int = Field(ge=-5, le=10)
+    """Influence at game end once Drained."""
+    id: str | None = Field(default=None, max_length=16)
+    """Catalogue id, e.g. AL14."""
+
+
+VICTIM = AllyCard(name="Victim", kind="victim", influence=1, feed=1, drain_blood=3,
+                  drained_influence=0, id="VICTIM")
+"""Every Victim card has these values (§1)."""
+
+
+class AllianceCard(BaseModel):
+    """A card in a player's Alliance, active or drained."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    uid: str
+    """Id of this copy within the game."""
+    card: AllyCard
+    """Its printed values."""
+    drained: bool = False
+    """Drained cards count their drained Influence and lose their ability (§9)."""
+
+    def influence(self) -> int:
+        """Influence this card is worth now (§12)."""
+        return self.card.drained_influence if self.drained else self.card.influence
+
+
+class RelicCard(Frozen):
+    """A Relic (§13); its effect text is applied by the referee."""
+
+    name: str = Field(min_length=1, max_length=60)
+    """Card name."""
+    influence: int = Field(ge=0, le=10)
+    """Influence at game end, used or not."""
+    id: str | None = Field(default=None, max_length=16)
+    """Catalogue id."""
+
+
+class LocationCard(Frozen):
+    """A Location card (§13 variant)."""
+
+    name: str = Field(min_length=1, max_length=60)
+    """Card name, e.g. Succubus Club."""
+    id: str | None = Field(default=None, max_length=16)
+    """Catalogue id."""

@@ -1,0 +1,171 @@
+"""Commands: the referee's actions, validated by the engine and turned into events."""
+
+from typing import Annotated, Literal
+
+from pydantic import Field, TypeAdapter
+
+from models.cards import AllyCard, ClanCard, LocationCard, RelicCard
+from models.common import Clan, Frozen, LocationId, PlayerRef
+
+
+class Command(Frozen):
+    """Base of every command."""
+
+    draws: list[str] | None = None
+    """Alliance card uids drawn physically for Frenzy drains this action causes, in order;
+    omitted: the companion draws them with its seeded generator (§10)."""
+
+
+class SetFirstPlayer(Command):
+    """Give the Ambition token to a chosen player, or draw one at random (§2.1)."""
+
+    type: Literal["set_first_player"] = "set_first_player"
+    player: PlayerRef | None = None
+
+
+class OfferClans(Command):
+    """Draw players+1 clan sheets at random, or enter those the table drew (§2.3)."""
+
+    type: Literal["offer_clans"] = "offer_clans"
+    clans: list[Clan] | None = None
+
+
+class PickClan(Command):
+    """A player takes a clan, in turn order (§2.3)."""
+
+    type: Literal["pick_clan"] = "pick_clan"
+    player: PlayerRef
+    clan: Clan
+
+
+class OfferRelics(Command):
+    """Enter the players+1 Relics drawn for the draft (§13)."""
+
+    type: Literal["offer_relics"] = "offer_relics"
+    relics: list[RelicCard]
+
+
+class PickRelic(Command):
+    """A player drafts a Relic, counter-clockwise from the first player's right (§13)."""
+
+    type: Literal["pick_relic"] = "pick_relic"
+    player: PlayerRef
+    index: int = Field(ge=0)
+
+
+class PlaceLocationCards(Command):
+    """Enter the Location card lying on each Location but the Prince's Haven (§13)."""
+
+    type: Literal["place_location_cards"] = "place_location_cards"
+    cards: dict[LocationId, LocationCard]
+
+
+class Feed(Command):
+    """Every player gains the Feed Blood of their active Alliance cards (§4)."""
+
+    type: Literal["feed"] = "feed"
+
+
+class PlaceAllies(Command):
+    """Enter the Ally drawn for each Location (§5)."""
+
+    type: Literal["place_allies"] = "place_allies"
+    allies: dict[LocationId, AllyCard]
+
+
+class FinishHandBuilding(Command):
+    """The table has built its hands (§6)."""
+
+    type: Literal["finish_hand_building"] = "finish_hand_building"
+
+
+class Drain(Command):
+    """The current player Drains one of their active Alliance cards (§9)."""
+
+    type: Literal["drain"] = "drain"
+    player: PlayerRef
+    card: str
+
+
+class PlayCard(Command):
+    """The current player plays a card, with Blood and Diablerie flips (§7)."""
+
+    type: Literal["play_card"] = "play_card"
+    player: PlayerRef
+    location: LocationId
+    face_up: bool = True
+    card: ClanCard | None = None
+    """Identity of a face-up card; must be omitted for a face-down one."""
+    blood: int = Field(default=0, ge=0)
+    diablerie: int = Field(default=0, ge=0)
+    """Face-up Diablerie tokens to flip, each adding 1 Bank Blood here."""
+
+
+class PassTurn(Command):
+    """A player with no card in hand passes their Planning turn (§7)."""
+
+    type: Literal["pass_turn"] = "pass_turn"
+    player: PlayerRef
+
+
+class ChooseWithdraw(Command):
+    """Stay/Withdraw tokens revealed at the current Location (§8.1)."""
+
+    type: Literal["choose_withdraw"] = "choose_withdraw"
+    withdraw: list[PlayerRef] = []
+    """Players who withdraw; every other player present stays."""
+    reveal: dict[str, ClanCard] = {}
+    """Identities of the withdrawing players' face-down cards here, by card uid."""
+
+
+class Reveal(Command):
+    """Identities of the face-down cards turned up at Revelation (§8.2)."""
+
+    type: Literal["reveal"] = "reveal"
+    cards: dict[str, ClanCard]
+
+
+EffectAction = Literal[
+    "gain_blood", "lose_blood", "spend_blood", "steal_blood", "gain_influence",
+    "lose_influence", "power", "halve_printed_power", "withdraw", "restore_card",
+]
+
+
+class ApplyEffect(Command):
+    """Apply one effect by hand, e.g. a card's ability the companion does not automate."""
+
+    type: Literal["apply_effect"] = "apply_effect"
+    action: EffectAction
+    player: PlayerRef
+    """Who is affected (the Pool that changes, the withdrawing player, the card's owner)."""
+    by: PlayerRef | None = None
+    """Whose effect it is (the thief for steal_blood; the causer of a Frenzy)."""
+    amount: int = Field(default=0, ge=-30, le=30)
+    """Blood/Influence amount, or the Power change."""
+    card: str | None = None
+    """Deployed card uid (power effects) or Alliance card uid (restore_card)."""
+    reason: str = Field(default="", max_length=120)
+    """Short reason shown in the log, e.g. the card's name."""
+
+
+class UseRelic(Command):
+    """A player uses (flips) their Relic; its effect is applied as effects (§13)."""
+
+    type: Literal["use_relic"] = "use_relic"
+    player: PlayerRef
+
+
+class NextStep(Command):
+    """Finish the current Resolution step and go on (§8)."""
+
+    type: Literal["next_step"] = "next_step"
+
+
+AnyCommand = Annotated[
+    SetFirstPlayer | OfferClans | PickClan | OfferRelics | PickRelic | PlaceLocationCards
+    | Feed | PlaceAllies | FinishHandBuilding | Drain | PlayCard | PassTurn | ChooseWithdraw
+    | Reveal | ApplyEffect | UseRelic | NextStep,
+    Field(discriminator="type"),
+]
+
+COMMAND_ADAPTER: TypeAdapter[AnyCommand] = TypeAdapter(AnyCommand)
