@@ -26,7 +26,7 @@ from companion.storage import TinyDBGameStore
 from tests.storage_helpers import entry, header, summary
 root, cycle = sys.argv[1], int(sys.argv[2])
 store = TinyDBGameStore(root)
-gid = f"game-{cycle // %d}"
+gid = f"game-{cycle // int(sys.argv[3])}"
 if not store.has_game(gid):
     store.create_game(header(gid), summary(0))
     print("created", gid, flush=True)
@@ -36,9 +36,9 @@ while True:
     store.append(gid, entry(n), summary(n, rnd=n // 10 + 1))
     print("ok", gid, n, flush=True)
     n += 1
-    if n %% 50 == 0:
+    if n % 50 == 0:
         store.flush()
-""" % KILLS_PER_GAME
+"""
 
 
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
@@ -50,7 +50,8 @@ def test_sigkill_never_loses_a_confirmed_entry(tmp_path: Path) -> None:
     deadline = time.monotonic() + 60
     for cycle in range(KILLS):
         assert time.monotonic() < deadline, f"too slow: {cycle} kills in 60 s"
-        proc = subprocess.Popen([sys.executable, "-c", CHILD, str(tmp_path), str(cycle)],
+        proc = subprocess.Popen([sys.executable, "-c", CHILD, str(tmp_path), str(cycle),
+                                 str(KILLS_PER_GAME)],
                                 cwd=ROOT, env=env, stdout=subprocess.PIPE)
         assert proc.stdout is not None
         if rng.random() < 0.2:  # anywhere, including while opening/recovering/creating

@@ -1,0 +1,115 @@
+"""Application service: the one place the UI and CLI go through to play and store games.
+
+Every confirmed action is written to the store before `play` returns (issue 4, durability).
+"""
+
+from typing import Any, Protocol
+
+from companion.game import Action, Game
+from models.commands import AnyCommand
+from models.setup import GameSetup, Position
+
+
+class Store(Protocol):
+    """What the service needs of a game store (see companion.storage)."""
+
+    def create_game(self, header: dict, summary: dict) -> None: ...
+    def append(self, game_id: str, entry: dict, summary: dict | None = None) -> None: ...
+    def load(self, game_id: str) -> Any: ...
+    def list_games(self, finished: bool | None = None) -> list[dict]: ...
+
+
+def summary(game: Game) -> dict[str, Any]:
+    """History-index summary of a game (read without replaying it)."""
+    s = game.state
+    board = s.scoreboard
+    return {
+        "game_id": game.header.game_id,
+        "created": game.header.created,
+        "updated": game.actions[-1].at if game.actions else game.header.created,
+        "players": [p.name for p in s.players],
+        "clans": [p.clan for p in s.players],
+        "variants": s.variants.model_dump(),
+        "round": s.round,
+        "phase": s.phase,
+        "finished": s.phase == "game_over",
+        "winner": board.winner if board else None,
+        "scores": {r.name: r.influence.total for r in board.rows} if board else None,
+    }
+
+
+class Service:
+    """Plays games and keeps them stored: new, open, play, undo, redo."""
+
+    def __init__(self, store: Store):
+        self.store = store
+        self.game: Game | None = None
+
+    def new_game(self, start: GameSetup | Position) -> Game:
+        """Create and store a new game, and make it current."""
+        game = Game.new(start)
+        self.store.create_game(game.header_doc(), summary(game))
+        self.game = game
+        return game
+
+    def open_game(self, game_id: str) -> Game:
+        """Load a stored game by replaying its journal, and make it current.
+
+        Raises:
+            KeyError: no such game.
+            ReplayError: its journal does not replay.
+        """
+        stored = self.store.load(game_id)
+        self.game = Game.from_journal(stored.header, stored.entries)
+        return self.game
+
+    def _current(self) -> Game:
+        if self.game is None:
+            raise RuntimeError("no game is open")
+        return self.game
+
+    def _save(self, entry: dict[str, Any]) -> None:
+        game = self._current()
+        self.store.append(game.header.game_id, entry, summary(game))
+
+    def play(self, command: AnyCommand | dict) -> Action:
+        """Play a command on the current game and store it before returning.
+
+        Raises:
+            RuleError: the rules refuse it (nothing is stored or changed).
+        """
+        game = self._current()
+        action = game.play(command)
+        try:
+            self._save(Game.action_entry(action))
+        except Exception:
+            game.undo()
+            game.redo_stack.pop()
+            raise
+        return action
+
+    def undo(self) -> Action:
+        """Undo the last action of the current game, stored.
+
+        Raises:
+            IndexError: nothing to undo.
+        """
+        game = self._current()
+        action = game.undo()
+        self._save({"kind": "undo"})
+        return action
+
+    def redo(self) -> Action:
+        """Redo the last undone action of the current game, stored.
+
+        Raises:
+            IndexError: nothing to redo.
+        """
+        game = self._current()
+        action = game.redo()
+        self._save({"kind": "redo"})
+        return action
+
+    def unfinished(self) -> list[dict]:
+        """Summaries of the stored games not yet over, newest first."""
+        return self.store.list_games(finished=False)
