@@ -2,7 +2,16 @@
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from models.common import AllyKind, CardKind, Clan, Frozen
+from models.common import (
+    AllyAbility,
+    AllyKind,
+    CardKind,
+    Clan,
+    ClanEffect,
+    Frozen,
+    LocationAbility,
+    RelicAbility,
+)
 
 
 class ClanCard(Frozen):
@@ -12,12 +21,14 @@ class ClanCard(Frozen):
     """Printed Power."""
     kind: CardKind | None = None
     """Preparation, Conflict, Aftermath or Passive; None when not told."""
-    id: str | None = Field(default=None, max_length=16)
+    id: str | None = Field(default=None, max_length=24)
     """Catalogue id printed on the card, e.g. BR01."""
     name: str | None = Field(default=None, max_length=60)
     """Card name, e.g. Bloody Fury."""
     clan: Clan | None = None
     """Clan of the card."""
+    effect: ClanEffect | None = None
+    """Automated effect key from the catalogue (§15), e.g. BR01."""
 
     def label(self) -> str:
         """Short readable label."""
@@ -40,8 +51,10 @@ class AllyCard(Frozen):
     """Blood gained when Drained."""
     drained_influence: int = Field(ge=-5, le=10)
     """Influence at game end once Drained."""
-    id: str | None = Field(default=None, max_length=16)
+    id: str | None = Field(default=None, max_length=24)
     """Catalogue id, e.g. AL14."""
+    ability: AllyAbility | None = None
+    """Automated ability key from the catalogue (§15), e.g. win_ties."""
 
 
 VICTIM = AllyCard(name="Victim", kind="victim", influence=1, feed=1, drain_blood=3,
@@ -73,8 +86,10 @@ class RelicCard(Frozen):
     """Card name."""
     influence: int = Field(ge=0, le=10)
     """Influence at game end, used or not."""
-    id: str | None = Field(default=None, max_length=16)
+    id: str | None = Field(default=None, max_length=24)
     """Catalogue id."""
+    ability: RelicAbility | None = None
+    """Automated ability key from the catalogue (§15)."""
 
 
 class LocationCard(Frozen):
@@ -82,5 +97,7 @@ class LocationCard(Frozen):
 
     name: str = Field(min_length=1, max_length=60)
     """Card name, e.g. Succubus Club."""
-    id: str | None = Field(default=None, max_length=16)
+    id: str | None = Field(default=None, max_length=24)
     """Catalogue id."""
+    ability: LocationAbility | None = None
+    """Automated ability key from the catalogue (§15)."""

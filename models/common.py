@@ -30,6 +30,21 @@ CardKind = Literal["preparation", "conflict", "aftermath", "passive"]
 
 AllyKind = Literal["victim", "human", "vampire"]
 
+ClanEffect = Literal["BR01", "BR03", "BR04", "BR07", "GA02", "NO07", "TR05"]
+"""Clan card effects the engine automates (§15)."""
+
+AllyAbility = Literal[
+    "AL14", "AL30", "win_ties", "frenzy_bonus", "acquire_gain_5", "acquire_gain_3",
+    "acquire_gain_per_card", "peek_face_down",
+]
+"""Ally abilities the engine automates or grants (§15)."""
+
+RelicAbility = Literal["restore_drained", "blood_each_location"]
+"""Relic abilities the engine automates (§15)."""
+
+LocationAbility = Literal["succubus_club", "the_collar"]
+"""Location card abilities the engine automates (§15)."""
+
 PlayerRef = int | str
 """A player named by seat index (0-based) or by name, in commands."""
 

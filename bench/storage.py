@@ -1,0 +1,198 @@
+"""Storage benchmark: per-action save latency and history listing, vs. one naive TinyDB file.
+
+Run: python bench/storage.py [--quick] [--entries N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from tinydb import TinyDB
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from companion.storage import TinyDBGameStore, read_import_file  # noqa: E402
+from companion.storage.files import AtomicJSONStorage, journal_bytes  # noqa: E402
+
+PLAYERS = ["Ann", "Bo", "Cy", "Di"]
+T0 = datetime(2020, 1, 1, tzinfo=UTC)
+
+
+def header(gid: str, i: int) -> dict[str, Any]:
+    return {"game_id": gid, "schema_version": 1, "created": stamp(i),
+            "setup": {"players": PLAYERS, "clans": ["Brujah", "Toreador", "Ventrue", "Tremere"],
+                      "seed": i}}
+
+
+def stamp(i: int) -> str:
+    """Game i's time: an hour apart, in UTC ISO form; negative i is 'now' (newest)."""
+    when = T0 + (timedelta(days=3650) if i < 0 else timedelta(hours=i))
+    return when.isoformat()
+
+
+def summary(i: int, rnd: int, finished: bool) -> dict[str, Any]:
+    return {"players": PLAYERS, "clans": ["Brujah", "Toreador", "Ventrue", "Tremere"],
+            "round": rnd, "winner": "Ann" if finished else None,
+            "scores": {p: (i + k) % 13 for k, p in enumerate(PLAYERS)} if finished else {},
+            "finished": finished, "created": stamp(i), "updated": stamp(i + 1)}
+
+
+def entry(n: int) -> dict[str, Any]:
+    return {"kind": "action", "command": {"type": "PlayCard", "player": n % 4, "card": f"c{n}"},
+            "events": [{"type": "CardPlayed", "player": n % 4, "card": f"c{n}", "v": 1},
+                       {"type": "BloodChanged", "player": n % 4, "delta": -(n % 3)}]}
+
+
+def stored_game(i: int, entries: int) -> tuple[dict, list[dict], dict]:
+    gid = f"g{i:06d}"
+    return header(gid, i), [entry(n) for n in range(entries)], summary(i, 5, i % 20 != 0)
+
+
+def setup_ours(root: Path, games: int, entries: int) -> None:
+    """Bulk setup: journals and the index written directly in the store's real format."""
+    (root / "games").mkdir(parents=True)
+    index = {}
+    for i in range(games):
+        h, e, s = stored_game(i, entries)
+        (root / "games" / f"{h['game_id']}.jsonl").write_bytes(journal_bytes(h, e, s))
+        index[str(i + 1)] = {"game_id": h["game_id"], "summary": s}
+    AtomicJSONStorage(root / "index.json").write({"games": index})
+
+
+def setup_naive(path: Path, games: int, entries: int) -> None:
+    """Bulk setup of the naive design: one TinyDB JSON file holding every game."""
+    docs = {}
+    for i in range(games):
+        h, e, s = stored_game(i, entries)
+        docs[str(i + 1)] = {"game_id": h["game_id"], "header": h, "entries": e, "summary": s}
+    path.write_text(json.dumps({"games": docs}))
+
+
+def timed(fn: Callable[[], Any]) -> float:
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
+def bench_ours(root: Path, actions: int) -> dict[str, Any]:
+    open_s = timed(lambda: TinyDBGameStore(root))
+    store = TinyDBGameStore(root)
+    list_cold = timed(lambda: TinyDBGameStore(root).list_games())
+    list_warm = statistics.median(timed(store.list_games) for _ in range(5))
+    store.create_game(header("current", -1), summary(-1, 1, False))
+    saves = [timed(lambda n=n: store.append("current", entry(n), summary(n, 1 + n // 40, False)))
+             for n in range(actions)]
+    store.close()
+    return {"open": open_s, "saves": saves, "list": list_cold, "list_warm": list_warm}
+
+
+def bench_naive(path: Path, actions: int) -> dict[str, Any]:
+    def list_all() -> None:
+        db = TinyDB(path)
+        [doc["summary"] for doc in db.table("games").all()]
+        db.close()
+
+    list_cold = timed(list_all)
+    db = TinyDB(path)
+    table = db.table("games")
+    did = table.insert({"game_id": "current", "header": header("current", -1), "entries": [],
+                        "summary": summary(-1, 1, False)})
+
+    def save(n: int) -> None:
+        def change(doc: dict[str, Any]) -> None:
+            doc["entries"].append(entry(n))
+            doc["summary"] = summary(n, 1 + n // 40, False)
+        table.update(change, doc_ids=[did])
+
+    saves = [timed(lambda n=n: save(n)) for n in range(actions)]
+    db.close()
+    return {"saves": saves, "list": list_cold}
+
+
+def p95(values: list[float]) -> float:
+    return sorted(values)[max(0, round(0.95 * len(values)) - 1)]
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:9.2f}"
+
+
+def replay_benchmark() -> None:
+    """REPLAY BENCHMARK: time Game.from_journal on a stored full game from examples/*.json."""
+    try:
+        from companion.game import Game  # type: ignore[import-not-found]
+    except ImportError:
+        print("replay: engine not available")
+        return
+    examples = sorted((Path(__file__).resolve().parent.parent / "examples").glob("*.json"))
+    docs = []
+    for path in examples:
+        try:
+            doc = read_import_file(path)
+        except (ValueError, OSError):
+            continue
+        if doc.get("format") == "vendetta-companion/game":
+            docs.append(doc)
+    if not docs:
+        print("replay: no exported game in examples/*.json")
+        return
+    doc = max(docs, key=lambda d: len(d.get("entries", [])))
+    with tempfile.TemporaryDirectory() as tmp:
+        store = TinyDBGameStore(tmp)
+        gid = store.import_game(doc)
+        load_s = statistics.median(timed(lambda: TinyDBGameStore(tmp).load(gid)) for _ in range(5))
+        game = store.load(gid)
+        replay_s = statistics.median(
+            timed(lambda: Game.from_journal(game.header, game.entries)) for _ in range(5))
+        store.close()
+    print(f"replay: {len(game.entries)} entries of {gid!r}: load {ms(load_s).strip()} ms, "
+          f"Game.from_journal {ms(replay_s).strip()} ms (median of 5)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="sizes 10, 200, 1000")
+    parser.add_argument("--entries", type=int, default=40, help="entries per stored game")
+    args = parser.parse_args()
+    sizes = [10, 200, 1000] if args.quick else [10, 1000, 10000]
+    actions = 100 if args.quick else 200
+    print(f"Stored games have {args.entries} entries each; the measured game is a new one.")
+    print("ours: per-game fsync'd journal + TinyDB index (AtomicJSONStorage); naive: one TinyDB"
+          " JSONStorage file, each action updates that game's document.\n")
+    head = (f"{'games':>6} | {'save p50 ms':>21} {'x':>6} | {'save p95 ms':>21} {'x':>6} | "
+            f"{'list history ms':>21} {'x':>7} | {'list warm':>9} {'open':>8}")
+    print(head)
+    print(f"{'':>6} | {'ours':>9} {'naive':>11} {'':>6} | {'ours':>9} {'naive':>11} {'':>6} | "
+          f"{'ours':>9} {'naive':>11} {'':>7} | {'ours ms':>9} {'ours ms':>8}")
+    print("-" * len(head))
+    for games in sizes:
+        with tempfile.TemporaryDirectory() as tmp:
+            root = Path(tmp)
+            setup_ours(root / "ours", games, args.entries)
+            setup_naive(root / "naive.json", games, args.entries)
+            ours = bench_ours(root / "ours", actions)
+            naive_actions = max(5, min(actions, 200_000 // max(games * args.entries, 1)))
+            naive = bench_naive(root / "naive.json", naive_actions)
+        o50, n50 = statistics.median(ours["saves"]), statistics.median(naive["saves"])
+        o95, n95 = p95(ours["saves"]), p95(naive["saves"])
+        print(f"{games:>6} | {ms(o50)} {ms(n50):>11} {n50 / o50:>5.0f}x | {ms(o95)} {ms(n95):>11}"
+              f" {n95 / o95:>5.0f}x | {ms(ours['list'])} {ms(naive['list']):>11}"
+              f" {naive['list'] / ours['list']:>6.1f}x | {ms(ours['list_warm'])}"
+              f" {ms(ours['open']).strip():>8}")
+    print(f"\nx = naive / ours. Saves: ours {actions} per size, naive fewer at large sizes."
+          " 'list history' = open the store + list every summary (cold), 'list warm' = list on an"
+          " open store, 'open' = open the store.")
+    replay_benchmark()
+
+
+if __name__ == "__main__":
+    main()
