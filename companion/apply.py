@@ -7,6 +7,7 @@ from models.events import (
     AllyPlaced,
     AmbitionTaken,
     AnyEvent,
+    AwaitingChoice,
     BloodChanged,
     BloodDeployed,
     BloodReturned,
@@ -22,6 +23,7 @@ from models.events import (
     ConflictResolved,
     DiablerieFlipped,
     DiablerieTaken,
+    EffectResolved,
     FirstPlayerChosen,
     FrenzyEntered,
     GameCreated,
@@ -245,7 +247,11 @@ def apply_in_place(s: GameState, e: AnyEvent) -> None:
         case FrenzyEntered():
             s.players[e.player].frenzies += 1
         case StepStarted():
-            s.location_index, s.step = e.location_index, e.step
+            s.location_index, s.step, s.resolved_effects = e.location_index, e.step, []
+        case EffectResolved():
+            s.resolved_effects.append(e.uid)
+        case AwaitingChoice():
+            s.awaiting = e.choice
         case WithdrawChosen():
             pass
         case Withdrew():

@@ -4,11 +4,18 @@
 a private copy, so a refused command never changes anything.
 """
 
-import random
 from collections.abc import Callable
 
-from companion.apply import apply_in_place
+from companion import effects
 from companion.errors import PhaseError, RuleError, TurnError
+from companion.primitives import (
+    Ctx,
+    drain,
+    gain_blood,
+    lose_blood,
+    steal_blood,
+    withdraw_player,
+)
 from companion.rules import (
     MAX_BLOOD_PER_PLAY,
     REWARDS,
@@ -16,11 +23,10 @@ from companion.rules import (
     current_player,
     location,
     present_players,
-    teammates,
     turn_order,
 )
 from companion.scoring import scoreboard
-from models.cards import VICTIM, AllianceCard, ClanCard
+from models.cards import VICTIM, AllianceCard
 from models.commands import (
     AnyCommand,
     ApplyEffect,
@@ -32,13 +38,16 @@ from models.commands import (
     OfferClans,
     OfferRelics,
     PassTurn,
+    Peek,
     PickClan,
     PickRelic,
     PlaceAllies,
     PlaceLocationCards,
     PlayCard,
+    ResolveEffect,
     Reveal,
     SetFirstPlayer,
+    TakeBackBlood,
     UseRelic,
 )
 from models.common import CLANS, PlayerRef, Step, location_name
@@ -47,30 +56,25 @@ from models.events import (
     AllyPlaced,
     AmbitionTaken,
     AnyEvent,
+    AwaitingChoice,
     BloodChanged,
     BloodDeployed,
     BloodReturned,
     CardAcquired,
-    CardDrained,
-    CardMoved,
     CardPlayed,
     CardRestored,
     CardRevealed,
-    CardsReturned,
     ClanChosen,
     ClansOffered,
     ConflictResolved,
     DiablerieFlipped,
-    DiablerieTaken,
     FirstPlayerChosen,
-    FrenzyEntered,
     GameEnded,
     HandChanged,
     InfluenceChanged,
     LocationCardsPlaced,
     NoteAdded,
     PhaseStarted,
-    PlayerEliminated,
     PowerModified,
     RelicChosen,
     RelicsOffered,
@@ -79,35 +83,8 @@ from models.events import (
     StepStarted,
     TurnEnded,
     WithdrawChosen,
-    Withdrew,
 )
 from models.state import GameState, LocationState, PowerModifier
-
-
-class Ctx:
-    """One action in progress: a private working state, its events, its random draws."""
-
-    def __init__(self, state: GameState, command: AnyCommand):
-        self.state = state
-        self.command = command
-        self.events: list[AnyEvent] = []
-        self.rng = random.Random(f"{state.seed}:{state.events}")
-        self.draws = list(command.draws) if command.draws is not None else None
-
-    def emit(self, event: AnyEvent) -> None:
-        """Record an event and fold it into the working state."""
-        apply_in_place(self.state, event)
-        self.events.append(event)
-
-    def name(self, seat: int) -> str:
-        """Player's name."""
-        return self.state.players[seat].name
-
-    def fail(self, rule: str, message: str, player: int | None = None,
-             error: type[RuleError] = RuleError) -> RuleError:
-        """Build the error for this command."""
-        who = self.name(player) if player is not None else None
-        return error(rule, self.command.type, message, who)
 
 
 def execute(state: GameState, command: AnyCommand) -> list[AnyEvent]:
@@ -167,97 +144,6 @@ def _need_step(ctx: Ctx, *steps: Step) -> LocationState:
         raise ctx.fail("§8", f"this belongs to the {' or '.join(steps)} step; "
                              f"it is now {ctx.state.step}", error=PhaseError)
     return ctx.state.locations[ctx.state.location_index]
-
-
-# --- Blood, Frenzy, Drain, Diablerie (§9, §10, §11, §14) --------------------------------------
-
-def gain_blood(ctx: Ctx, player: int, amount: int, kind: str, reason: str,
-               by: int | None = None) -> None:
-    """Gain Blood from the Bank."""
-    if amount > 0 and not ctx.state.players[player].eliminated:
-        ctx.emit(BloodChanged(player=player, delta=amount, kind=kind, reason=reason, by=by))
-
-
-def lose_blood(ctx: Ctx, player: int, amount: int, by: int | None, reason: str,
-               kind: str = "lose") -> int:
-    """Lose as much as possible of `amount` Blood; a Pool reaching 0 enters Frenzy (§10)."""
-    p = ctx.state.players[player]
-    taken = min(amount, p.blood)
-    if taken <= 0 or p.eliminated:
-        return 0
-    ctx.emit(BloodChanged(player=player, delta=-taken, kind=kind, reason=reason, by=by))
-    if p.blood == 0:
-        frenzy(ctx, player, by)
-    return taken
-
-
-def steal_blood(ctx: Ctx, thief: int, victim: int, amount: int, reason: str) -> int:
-    """Steal as much as possible; the victim may enter Frenzy, caused by the thief (§14)."""
-    p = ctx.state.players[victim]
-    taken = min(amount, p.blood)
-    if taken <= 0 or p.eliminated:
-        return 0
-    ctx.emit(BloodChanged(player=victim, delta=-taken, kind="steal", reason=reason, by=thief))
-    ctx.emit(BloodChanged(player=thief, delta=taken, kind="steal", reason=reason, by=thief))
-    if p.blood == 0:
-        frenzy(ctx, victim, thief)
-    return taken
-
-
-def frenzy(ctx: Ctx, player: int, by: int | None) -> None:
-    """Frenzy at 0 Blood: reward the causer, drain a random active card or trade Influence.
-
-    A drained card worth 0 Blood leaves the Pool at 0, so the drain repeats until the Pool has
-    Blood again (the rulebook never leaves a player at 0 Blood).
-    """
-    s = ctx.state
-    ctx.emit(FrenzyEntered(player=player, by=by))
-    if (by is not None and by != player and not teammates(s, by, player)
-            and not s.players[by].eliminated):
-        ctx.emit(InfluenceChanged(player=by, delta=1, by=by,
-                                  reason=f"sent {ctx.name(player)} into Frenzy"))
-    p = s.players[player]
-    while p.blood == 0 and not p.eliminated:
-        active = [c.uid for c in p.alliance if not c.drained]
-        if active:
-            uid, drawn_randomly = _draw(ctx, player, active)
-            drain(ctx, player, uid, frenzy=True, drawn_randomly=drawn_randomly)
-        else:
-            if p.influence > 0:
-                ctx.emit(InfluenceChanged(player=player, delta=-1,
-                                          reason="Frenzy with no active Alliance card"))
-            ctx.emit(BloodChanged(player=player, delta=1, kind="frenzy",
-                                  reason="Frenzy with no active Alliance card"))
-
-
-def _draw(ctx: Ctx, player: int, active: list[str]) -> tuple[str, bool]:
-    if ctx.draws is None:
-        return ctx.rng.choice(active), True
-    if not ctx.draws:
-        raise ctx.fail("§10", "entered Frenzy: say which Alliance card was drawn "
-                              f"(one of {active})", player)
-    uid = ctx.draws.pop(0)
-    if uid not in active:
-        raise ctx.fail("§10", f"the drawn card {uid!r} is not an active card of their "
-                              f"Alliance (one of {active})", player)
-    return uid, False
-
-
-def drain(ctx: Ctx, player: int, uid: str, *, frenzy: bool, drawn_randomly: bool = False) -> None:
-    """Drain an Alliance card: gain its Drain Blood; a Vampire is Diablerie (§9)."""
-    p = ctx.state.players[player]
-    card = next(c for c in p.alliance if c.uid == uid)
-    ctx.emit(CardDrained(player=player, uid=uid, frenzy=frenzy, random=drawn_randomly))
-    gain_blood(ctx, player, card.card.drain_blood, "drain", f"drained {card.card.name}")
-    if card.card.kind == "vampire":
-        take_diablerie(ctx, player, 1)
-
-
-def take_diablerie(ctx: Ctx, player: int, count: int) -> None:
-    """Take Diablerie tokens; a third one eliminates the player (§9, §11)."""
-    ctx.emit(DiablerieTaken(player=player, count=count))
-    if ctx.state.players[player].diablerie >= 3:
-        ctx.emit(PlayerEliminated(player=player))
 
 
 # --- setup (§2, §13) ---------------------------------------------------------------------------
@@ -489,6 +375,7 @@ def _play_card(ctx: Ctx, cmd: PlayCard) -> None:
     uid = f"c{s.events + 1}"
     ctx.emit(CardPlayed(player=seat, location=loc.id, uid=uid, face_up=cmd.face_up,
                         card=cmd.card))
+    effects.on_card_played(ctx, seat, loc.id)
     if cmd.blood and not p.eliminated:
         if p.blood - cmd.blood < 1:
             raise ctx.fail("§7 Ruling (last Blood)",
@@ -527,7 +414,7 @@ def _enter_step(ctx: Ctx, index: int, step: Step) -> None:
     ctx.emit(StepStarted(location_index=index, step=step))
     loc = s.locations[index]
     here = present_players(s, loc)
-    if step == "withdraw" and not here:
+    if step == "withdraw" and not here and not (index == 0 and _holds_blood_relic(s)):
         _determine_winner(ctx, loc)
         _next_location(ctx)
     elif step == "revelation" and not _face_down_here(ctx, loc, here):
@@ -554,25 +441,6 @@ def _next_location(ctx: Ctx) -> None:
         ctx.emit(PhaseStarted(round=s.round + 1, phase="feed"))
     else:
         ctx.emit(GameEnded(scoreboard=scoreboard(s)))
-
-
-def withdraw_player(ctx: Ctx, seat: int, loc: LocationState, reveal: dict[str, ClanCard],
-                    reason: str) -> None:
-    """Move a withdrawing player's Blood to the Pool and cards to the Prince's Haven (§8.1)."""
-    pos = loc.positions[seat]
-    if pos.blood:
-        ctx.emit(BloodReturned(player=seat, location=loc.id, amount=pos.blood))
-    for card in list(pos.cards):
-        if not card.face_up:
-            ctx.emit(CardRevealed(uid=card.uid, card=reveal[card.uid]))
-    uids = [c.uid for c in pos.cards]
-    if loc.id == "haven":
-        if uids:
-            ctx.emit(CardsReturned(uids=uids))
-    else:
-        for uid in uids:
-            ctx.emit(CardMoved(uid=uid, to_location="haven", to_player=seat))
-    ctx.emit(Withdrew(player=seat, location=loc.id, reason=reason))
 
 
 def _choose_withdraw(ctx: Ctx, cmd: ChooseWithdraw) -> None:
@@ -627,8 +495,9 @@ def _determine_winner(ctx: Ctx, loc: LocationState) -> None:
     where = location_name(loc.id)
     for rank, seat in enumerate(places):
         if rank == 0 and loc.ally is not None:
-            ctx.emit(CardAcquired(player=seat, from_location=loc.id,
-                                  card=AllianceCard(uid=f"a{s.events + 1}", card=loc.ally)))
+            card = AllianceCard(uid=f"a{s.events + 1}", card=loc.ally)
+            ctx.emit(CardAcquired(player=seat, from_location=loc.id, card=card))
+            effects.on_acquire(ctx, seat, card)
         if rank == 1:
             ctx.emit(CardAcquired(player=seat,
                                   card=AllianceCard(uid=f"a{s.events + 1}", card=VICTIM)))
@@ -643,13 +512,73 @@ def _determine_winner(ctx: Ctx, loc: LocationState) -> None:
 def _next_step(ctx: Ctx, cmd: NextStep) -> None:
     loc = _need_step(ctx, "preparation", "conflict", "aftermath")
     s = ctx.state
+    if s.awaiting:
+        raise ctx.fail("§15", "first say how much Blood each player takes back here",
+                       error=PhaseError)
+    due = effects.due_effects(s)
+    if due:
+        d = due[0]
+        raise ctx.fail(f"§8 {s.step}", f"resolve {d.label} of {ctx.name(d.owner)} first "
+                                        "(or decline it, if optional)", error=PhaseError)
     if s.step == "preparation":
         _enter_step(ctx, s.location_index, "conflict")
     elif s.step == "conflict":
         _determine_winner(ctx, loc)
         _enter_step(ctx, s.location_index, "aftermath")
     else:
-        _next_location(ctx)
+        _after_location(ctx, loc)
+
+
+def _after_location(ctx: Ctx, loc: LocationState) -> None:
+    """After-Location effects (Succubus Club, §15), then the next Location."""
+    s = ctx.state
+    card = loc.location_card
+    if (card and card.ability == "succubus_club" and not s.awaiting
+            and any(loc.positions[p].blood for p in turn_order(s))):
+        ctx.emit(AwaitingChoice(choice="take_back_blood"))
+        return
+    _next_location(ctx)
+
+
+def _take_back_blood(ctx: Ctx, cmd: TakeBackBlood) -> None:
+    loc = _need_step(ctx, "aftermath")
+    if ctx.state.awaiting != "take_back_blood":
+        raise ctx.fail("§15", "Blood is taken back only after a Succubus Club Location resolves",
+                       error=PhaseError)
+    amounts = {}
+    for ref, amount in cmd.amounts.items():
+        seat = _seat(ctx, int(ref) if ref.isdigit() else ref)
+        here = loc.positions[seat].blood
+        if not 0 <= amount <= min(3, here):
+            raise ctx.fail("§15", f"can take back 0 to {min(3, here)} Blood here, not {amount}",
+                           seat)
+        amounts[seat] = amount
+    for seat in turn_order(ctx.state):
+        if amounts.get(seat):
+            ctx.emit(BloodReturned(player=seat, location=loc.id, amount=amounts[seat]))
+    ctx.emit(AwaitingChoice(choice=None))
+    _next_location(ctx)
+
+
+def _resolve_effect(ctx: Ctx, cmd: ResolveEffect) -> None:
+    _need_step(ctx, "preparation", "conflict", "aftermath")
+    s = ctx.state
+    due = effects.due_effects(s)
+    match = next((d for d in due if d.uid == cmd.card), None)
+    if match is None:
+        raise ctx.fail(f"§8 {s.step}", f"card {cmd.card!r} has no effect waiting at this step")
+    first = due[0].owner
+    if match.owner != first:
+        raise ctx.fail("§14", f"effects resolve in turn order: {ctx.name(first)}'s come first",
+                       match.owner, TurnError)
+    if not cmd.accept and not match.optional:
+        raise ctx.fail("§14", f"{match.label} must be applied: its effect is not optional",
+                       match.owner)
+    if cmd.accept and not match.can_accept:
+        raise ctx.fail("§14", f"{match.label} cannot be applied now (half of "
+                              f"{s.players[match.owner].blood} Blood is 0); decline it",
+                       match.owner)
+    effects.resolve(ctx, match, cmd.accept, cmd.include_teammate)
 
 
 # --- effects applied by hand (§14) ----------------------------------------------------------------
@@ -725,14 +654,69 @@ def _power_effect(ctx: Ctx, cmd: ApplyEffect, seat: int, reason: str) -> None:
 
 def _use_relic(ctx: Ctx, cmd: UseRelic) -> None:
     _need_phase(ctx, "feed", "location_setup", "hand_building", "planning", "resolution")
+    s = ctx.state
     seat = _seat(ctx, cmd.player)
-    p = ctx.state.players[seat]
+    p = s.players[seat]
     if p.relic is None:
         raise ctx.fail("§13", "they have no Relic", seat)
     if p.relic_used:
         raise ctx.fail("§13", f"{p.relic.name} was already used; a Relic is used once per game",
                        seat)
-    ctx.emit(RelicUsed(player=seat))
+    ability = p.relic.ability
+    if ability == "restore_drained":
+        if s.phase != "planning" or current_player(s) != seat:
+            raise ctx.fail("§15", f"{p.relic.name} is used during its owner's Planning turn",
+                           seat, TurnError)
+        card = next((c for c in p.alliance if c.uid == cmd.card and c.drained), None)
+        if card is None:
+            raise ctx.fail("§15", f"choose one of their drained cards, not {cmd.card!r}", seat)
+        ctx.emit(RelicUsed(player=seat))
+        ctx.emit(CardRestored(player=seat, uid=card.uid, reason=p.relic.name))
+    elif ability == "blood_each_location":
+        if not blood_relic_window(s):
+            raise ctx.fail("§15", f"{p.relic.name} is used as the Resolution phase begins",
+                           seat, PhaseError)
+        ctx.emit(RelicUsed(player=seat))
+        for loc in s.locations:
+            if p.blood > 1:
+                ctx.emit(BloodDeployed(player=seat, location=loc.id, amount=1))
+        _enter_step(ctx, 0, "withdraw")
+    else:
+        ctx.emit(RelicUsed(player=seat))
+
+
+def blood_relic_window(state: GameState) -> bool:
+    """Whether Resolution is just beginning (no Location touched yet), for the Relic (§15)."""
+    first = state.locations[0]
+    return (state.phase == "resolution" and state.location_index == 0
+            and state.step == "withdraw" and not first.withdrawn and first.result is None)
+
+
+def _holds_blood_relic(state: GameState) -> bool:
+    return any(p.relic and p.relic.ability == "blood_each_location" and not p.relic_used
+               and not p.eliminated for p in state.players)
+
+
+def _peek(ctx: Ctx, cmd: Peek) -> None:
+    _need_phase(ctx, "planning", "resolution")
+    s = ctx.state
+    seat = _seat(ctx, cmd.player)
+    if not any(c.card.ability == "peek_face_down" and not c.drained
+               for c in s.players[seat].alliance):
+        raise ctx.fail("§15", "only the owner of the Ally that looks at face-down cards may",
+                       seat)
+    face_down = {c.uid for loc in s.locations for p in loc.positions for c in p.cards
+                 if not c.face_up and c.owner != seat}
+    unknown = [u for u in cmd.cards if u not in face_down]
+    if unknown or len(set(cmd.cards)) != len(cmd.cards):
+        raise ctx.fail("§15", f"{unknown or cmd.cards} are not distinct face-down cards of "
+                              "other players", seat)
+    cost = len(cmd.cards)
+    if s.players[seat].blood - cost < 1:
+        raise ctx.fail("§14 Spend", f"looking at {cost} card(s) costs {cost} Blood and would "
+                                    "spend the last Blood", seat)
+    ctx.emit(BloodChanged(player=seat, delta=-cost, kind="spend",
+                          reason=f"looked at {cost} face-down card(s)"))
 
 
 HANDLERS: dict[str, Callable[[Ctx, AnyCommand], None]] = {
@@ -753,5 +737,8 @@ HANDLERS: dict[str, Callable[[Ctx, AnyCommand], None]] = {
     "apply_effect": _apply_effect,
     "use_relic": _use_relic,
     "next_step": _next_step,
+    "resolve_effect": _resolve_effect,
+    "take_back_blood": _take_back_blood,
+    "peek": _peek,
 }
 

@@ -3,6 +3,7 @@
 The UI builds its buttons from this; it never re-implements a rule.
 """
 
+from companion.effects import DueEffect, due_effects, next_effects, play_triggers
 from companion.engine import feed_amounts, hand_building_cards, relic_picker
 from companion.rules import (
     MAX_BLOOD_PER_PLAY,
@@ -60,6 +61,16 @@ class Legal(Frozen):
     """Setup: Relic indexes still available."""
     feed: dict[int, int] = {}
     """Feed: Blood each player will gain."""
+    due: list[DueEffect] = []
+    """Resolution: card effects still to resolve at this step, in turn order (§8.3–§8.5)."""
+    next_due: list[str] = []
+    """Resolution: uids of the due effects that may be resolved now (first owner's)."""
+    awaiting: str | None = None
+    """Resolution: an after-Location choice awaited (take_back_blood)."""
+    take_back: dict[int, int] = {}
+    """Succubus Club: most Blood each player may take back."""
+    max_blood: dict[str, dict[str, int]] = {}
+    """Planning: most Blood playable per Location, face 'up' and 'down', after Passive losses."""
     hand_cards: int = 0
     """Hand Building: cards each player adds."""
 
@@ -128,13 +139,19 @@ def _planning(s: GameState, base: dict) -> Legal:
     drainable = [c.uid for c in p.alliance if not c.drained]
     if drainable:
         cmds.append("drain")
+    max_blood = {}
+    for loc in s.locations:
+        left = room - len(play_triggers(s, seat, loc.id))
+        max_blood[loc.id] = {"up": max(0, min(MAX_BLOOD_PER_PLAY, left)),
+                             "down": max(0, min(MAX_BLOOD_PER_PLAY, left - 1))}
     return Legal(
         **base, prompt=f"Planning, round {s.round}: {p.name}'s turn {turn} of {n}.",
         commands=[*cmds, *ANYTIME], actor=seat, turn=turn, turns=n,
         locations=[loc.id for loc in s.locations],
         max_blood_face_up=max(0, min(MAX_BLOOD_PER_PLAY, room)),
         max_blood_face_down=max(0, min(MAX_BLOOD_PER_PLAY, room - 1)),
-        can_play_face_down=room >= 1, max_diablerie=p.diablerie_up, drainable=drainable)
+        can_play_face_down=room >= 1, max_diablerie=p.diablerie_up, drainable=drainable,
+        max_blood=max_blood)
 
 
 def _resolution(s: GameState, base: dict) -> Legal:
@@ -151,6 +168,20 @@ def _resolution(s: GameState, base: dict) -> Legal:
                     "compare Power.",
         "aftermath": f"{where}: apply Aftermath effects in turn order, then continue.",
     }
+    due = due_effects(s)
+    nxt = next_effects(s)
     cmds = {"withdraw": ["choose_withdraw"], "revelation": ["reveal"]}.get(s.step, ["next_step"])
-    return Legal(**base, step=s.step, location=loc.id, prompt=prompts[s.step],
-                 commands=[*cmds, *ANYTIME], present=here, face_down=face_down)
+    prompt = prompts[s.step]
+    take_back = {}
+    if s.awaiting == "take_back_blood":
+        cmds = ["take_back_blood"]
+        take_back = {p: min(3, loc.positions[p].blood) for p in turn_order(s)
+                     if loc.positions[p].blood}
+        prompt = f"{where} is resolved: each player may take back up to 3 Blood from here."
+    elif due:
+        cmds = ["resolve_effect"]
+        prompt = f"{where}: {s.players[nxt[0].owner].name} resolves {nxt[0].label}."
+    return Legal(**base, step=s.step, location=loc.id, prompt=prompt,
+                 commands=[*cmds, *ANYTIME], present=here, face_down=face_down, due=due,
+                 next_due=[d.uid for d in nxt], awaiting=s.awaiting, take_back=take_back)
+

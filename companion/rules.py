@@ -109,12 +109,19 @@ def power(state: GameState, loc: LocationState, player: int) -> PowerBreakdown:
                           total=sum(c.power for c in cards) + pos.blood)
 
 
+def wins_ties(state: GameState, seat: int) -> bool:
+    """Whether a player holds an active 'you win all ties' Ally (§15)."""
+    return any(c.card.ability == "win_ties" and not c.drained
+               for c in state.players[seat].alliance)
+
+
 def conflict_result(state: GameState, loc: LocationState) -> ConflictResult:
-    """Totals and ranking at a Location; ties go to turn order (§8.4)."""
+    """Totals and ranking at a Location; ties go to turn order (§8.4) or a win-ties Ally."""
     players = present_players(state, loc)
     totals = {p: power(state, loc, p).total for p in players}
     order = turn_order(state)
-    ranking = sorted(players, key=lambda p: (-totals[p], order.index(p)))
+    ranking = sorted(players,
+                     key=lambda p: (-totals[p], not wins_ties(state, p), order.index(p)))
     with_cards = [p for p in players if loc.positions[p].cards]
     if not with_cards:
         return ConflictResult(totals=totals, ranking=[], outcome="no_cards")

@@ -1,6 +1,6 @@
 """End of Game scoring with its tie-breaks, individual and tag team (§11, §12)."""
 
-from companion.rules import full_turn_order
+from companion.rules import full_turn_order, wins_ties
 from models.state import GameState, InfluenceBreakdown, Scoreboard, ScoreRow, TeamRow
 
 
@@ -15,10 +15,15 @@ def influence(state: GameState, seat: int) -> InfluenceBreakdown:
                               relic=relic, diablerie=-p.diablerie, total=total)
 
 
-def _tiebreak(a: tuple[int, int, int], b: tuple[int, int, int]) -> str | None:
-    """How the row with key `a` beat the next row `b` (keys: -influence, -blood, turn)."""
+def _tiebreak(a: tuple, b: tuple) -> str | None:
+    """How the row with key `a` beat the next row `b` (keys: -influence, [no win-ties Ally],
+    -blood, turn)."""
     if a[0] != b[0]:
         return None
+    if len(a) == 4:
+        if a[1] != b[1]:
+            return f"tied on {-a[0]} Influence; holds the Ally that wins all ties"
+        a, b = (a[0], *a[2:]), (b[0], *b[2:])
     if a[1] != b[1]:
         return f"tied on {-a[0]} Influence; more Blood ({-a[1]} to {-b[1]})"
     return f"tied on {-a[0]} Influence and {-a[1]} Blood; earlier in turn order"
@@ -29,9 +34,10 @@ def scoreboard(state: GameState) -> Scoreboard:
     order = full_turn_order(state)
     breakdowns = {seat: influence(state, seat) for seat in range(len(state.players))}
 
-    def key(seat: int) -> tuple[int, int, int, int]:
+    def key(seat: int) -> tuple[int, int, int, int, int]:
         p = state.players[seat]
-        return (p.eliminated, -breakdowns[seat].total, -p.blood, order.index(seat))
+        return (p.eliminated, -breakdowns[seat].total, not wins_ties(state, seat), -p.blood,
+                order.index(seat))
 
     seats = sorted(range(len(state.players)), key=key)
     notes: dict[int, str] = {}

@@ -149,10 +149,41 @@ class ApplyEffect(Command):
 
 
 class UseRelic(Command):
-    """A player uses (flips) their Relic; its effect is applied as effects (§13)."""
+    """A player uses (flips) their Relic (§13); known Relics act at once (§15)."""
 
     type: Literal["use_relic"] = "use_relic"
     player: PlayerRef
+    card: str | None = None
+    """Drained Alliance card to make active again (the restoring Relic)."""
+
+
+class ResolveEffect(Command):
+    """Resolve a due card effect at the current step, or decline an optional one (§8.3–§8.5)."""
+
+    type: Literal["resolve_effect"] = "resolve_effect"
+    card: str
+    """Deployed card uid whose effect is due."""
+    accept: bool = True
+    """False declines an optional ('may') effect."""
+    include_teammate: bool = False
+    """Tag team: whether 'each Rival' includes the owner's teammate (§13)."""
+
+
+class TakeBackBlood(Command):
+    """After a Succubus Club Location resolves: Blood each player takes back, 0–3 (§15)."""
+
+    type: Literal["take_back_blood"] = "take_back_blood"
+    amounts: dict[str, int] = {}
+    """Blood taken back, by player name or seat; omitted players take none."""
+
+
+class Peek(Command):
+    """The owner of the look-at-face-down Ally Spends 1 Blood per face-down card looked at."""
+
+    type: Literal["peek"] = "peek"
+    player: PlayerRef
+    cards: list[str] = Field(min_length=1)
+    """Face-down card uids looked at (their identity is not recorded)."""
 
 
 class NextStep(Command):
@@ -164,7 +195,7 @@ class NextStep(Command):
 AnyCommand = Annotated[
     SetFirstPlayer | OfferClans | PickClan | OfferRelics | PickRelic | PlaceLocationCards
     | Feed | PlaceAllies | FinishHandBuilding | Drain | PlayCard | PassTurn | ChooseWithdraw
-    | Reveal | ApplyEffect | UseRelic | NextStep,
+    | Reveal | ApplyEffect | UseRelic | ResolveEffect | TakeBackBlood | Peek | NextStep,
     Field(discriminator="type"),
 ]
 

@@ -327,6 +327,22 @@ class GameEnded(Event):
     scoreboard: Scoreboard
 
 
+class EffectResolved(Event):
+    """A card's automated effect was resolved (or declined, if optional) (§8.3–§8.5)."""
+
+    type: Literal["effect_resolved"] = "effect_resolved"
+    uid: str
+    player: int
+    accepted: bool = True
+
+
+class AwaitingChoice(Event):
+    """The table must answer an after-Location choice before going on (§15)."""
+
+    type: Literal["awaiting_choice"] = "awaiting_choice"
+    choice: Literal["take_back_blood"] | None
+
+
 class NoteAdded(Event):
     """A referee's note in the log (e.g. an effect applied by hand)."""
 
@@ -342,7 +358,7 @@ AnyEvent = Annotated[
     | PlayerEliminated | FrenzyEntered | StepStarted | WithdrawChosen | Withdrew
     | CardRevealed | CardMoved | CardsReturned | BloodReturned | PowerModified
     | ConflictResolved | CardAcquired | AllyDiscarded | AmbitionTaken | RelicUsed
-    | RoundEnded | GameEnded | NoteAdded,
+    | RoundEnded | GameEnded | EffectResolved | AwaitingChoice | NoteAdded,
     Field(discriminator="type"),
 ]
 

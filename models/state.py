@@ -160,6 +160,10 @@ class GameState(Model):
     """Resolution: index of the Location being resolved."""
     step: Step | None = None
     """Resolution: current step."""
+    resolved_effects: list[str] = []
+    """Resolution: cards whose effect was resolved in the current step."""
+    awaiting: Literal["take_back_blood"] | None = None
+    """Resolution: an after-Location choice is awaited (Succubus Club, §15)."""
     events: int = 0
     """Number of events folded so far."""
     scoreboard: "Scoreboard | None" = None

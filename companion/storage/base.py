@@ -194,8 +194,8 @@ class GameStore(ABC):
         is refused (nothing is renamed or overwritten).
         Raises: ImportRefused (nothing written).
         """
+        game = check_game_doc(doc, "", validate)
         with self._lock:
-            game = check_game_doc(doc, "", validate)
             for new in self._plan([("", game)]):
                 self._put_game(new)
             return game.game_id
@@ -207,8 +207,8 @@ class GameStore(ABC):
         The catalogue is replaced only if the backup has one.
         Raises: ImportRefused (nothing written).
         """
+        games, catalogue = check_backup_doc(doc, validate)
         with self._lock:
-            games, catalogue = check_backup_doc(doc, validate)
             new = self._plan([(f"games[{i}]", game) for i, game in enumerate(games)])
             for game in new:
                 self._put_game(game)

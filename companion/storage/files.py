@@ -92,7 +92,13 @@ def read_journal(path: Path) -> tuple[dict, list[dict], dict]:
 
     Raises: FileNotFoundError; JournalDamaged if any complete line is unreadable.
     """
-    lines = path.read_bytes().split(b"\n")
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise
+    except OSError as exc:
+        raise JournalDamaged(f"cannot read journal: {exc}") from None
+    lines = data.split(b"\n")
     lines.pop()  # the part after the last newline: b"" or a torn, unconfirmed line
     if not lines:
         raise JournalDamaged("empty journal")

@@ -103,7 +103,10 @@ class TinyDBGameStore(GameStore):
                 self._index_stale = True
         self._check_catalogue()
         if self._index_stale or self._marked:
-            self.flush()
+            try:
+                self.flush()
+            except OSError:
+                pass  # e.g. a read-only folder: still start; recovered again next time
 
     def _read_index(self) -> None:
         try:
@@ -114,7 +117,7 @@ class TinyDBGameStore(GameStore):
                 if id_problem(gid) is not None or not isinstance(summary, dict):
                     raise ValueError(f"bad index record {str(doc)[:80]}")
                 summaries[gid] = summary
-        except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
+        except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
             path = self._storage.path
             self._damaged.append(DamagedFile(path, move_aside(path), f"unreadable index: {exc!r}"
                                              [:300]))
@@ -289,6 +292,8 @@ class TinyDBGameStore(GameStore):
                 raw = self._catalogue_path.read_bytes()
             except FileNotFoundError:
                 return {}
+            except OSError as exc:
+                raise ValueError(f"unreadable catalogue: {exc}") from None
             try:
                 doc = json.loads(raw)
             except (ValueError, RecursionError) as exc:

@@ -1,0 +1,189 @@
+"""Primitive game operations shared by commands and card effects (§9, §10, §11, §14).
+
+Each works on an action in progress (`Ctx`): it emits events into the action's private state.
+"""
+
+import random
+
+from companion.apply import apply_in_place
+from companion.errors import RuleError
+from companion.rules import teammates
+from models.cards import AllianceCard, ClanCard
+from models.commands import AnyCommand
+from models.common import LocationId
+from models.events import (
+    AnyEvent,
+    BloodChanged,
+    BloodReturned,
+    CardDrained,
+    CardMoved,
+    CardRevealed,
+    CardsReturned,
+    DiablerieTaken,
+    FrenzyEntered,
+    InfluenceChanged,
+    PlayerEliminated,
+    Withdrew,
+)
+from models.state import GameState, LocationState
+
+
+class Ctx:
+    """One action in progress: a private working state, its events, its random draws."""
+
+    def __init__(self, state: GameState, command: AnyCommand):
+        self.state = state
+        self.command = command
+        self.events: list[AnyEvent] = []
+        self.rng = random.Random(f"{state.seed}:{state.events}")
+        self.draws = list(command.draws) if command.draws is not None else None
+
+    def emit(self, event: AnyEvent) -> None:
+        """Record an event and fold it into the working state."""
+        apply_in_place(self.state, event)
+        self.events.append(event)
+
+    def name(self, seat: int) -> str:
+        """Player's name."""
+        return self.state.players[seat].name
+
+    def fail(self, rule: str, message: str, player: int | None = None,
+             error: type[RuleError] = RuleError) -> RuleError:
+        """Build the error for this command."""
+        who = self.name(player) if player is not None else None
+        return error(rule, self.command.type, message, who)
+
+
+# --- Blood, Frenzy, Drain, Diablerie (§9, §10, §11, §14) --------------------------------------
+
+def gain_blood(ctx: Ctx, player: int, amount: int, kind: str, reason: str,
+               by: int | None = None) -> None:
+    """Gain Blood from the Bank."""
+    if amount > 0 and not ctx.state.players[player].eliminated:
+        ctx.emit(BloodChanged(player=player, delta=amount, kind=kind, reason=reason, by=by))
+
+
+def lose_blood(ctx: Ctx, player: int, amount: int, by: int | None, reason: str,
+               where: LocationId | None = None) -> int:
+    """Lose as much as possible of `amount` Blood; a Pool reaching 0 enters Frenzy (§10, §14)."""
+    p = ctx.state.players[player]
+    taken = min(amount, p.blood)
+    if taken <= 0 or p.eliminated:
+        return 0
+    ctx.emit(BloodChanged(player=player, delta=-taken, kind="lose", reason=reason, by=by))
+    if p.blood == 0:
+        frenzy(ctx, player, by, where)
+    return taken
+
+
+def steal_blood(ctx: Ctx, thief: int, victim: int, amount: int, reason: str,
+                where: LocationId | None = None) -> int:
+    """Steal as much as possible; the victim may enter Frenzy, caused by the thief (§14)."""
+    p = ctx.state.players[victim]
+    taken = min(amount, p.blood)
+    if taken <= 0 or p.eliminated:
+        return 0
+    ctx.emit(BloodChanged(player=victim, delta=-taken, kind="steal", reason=reason, by=thief))
+    ctx.emit(BloodChanged(player=thief, delta=taken, kind="steal", reason=reason, by=thief))
+    if p.blood == 0:
+        frenzy(ctx, victim, thief, where)
+    return taken
+
+
+def active_abilities(state: GameState, seat: int) -> list[AllianceCard]:
+    """Active Alliance cards of a player that carry an ability (§9: drained cards lose it)."""
+    return [c for c in state.players[seat].alliance if not c.drained and c.card.ability]
+
+
+def frenzy_reward(state: GameState, by: int, where: LocationId | None) -> list[tuple[int, str]]:
+    """Influence the causer of a Frenzy gains, with reasons (§10; The Collar and Ally, §15)."""
+    rewards = [(1, "sent a player into Frenzy")]
+    rewards += [(1, c.card.name) for c in active_abilities(state, by)
+                if c.card.ability == "frenzy_bonus"]
+    if where is None and state.phase == "resolution":
+        where = state.locations[state.location_index].id
+    loc = next((lo for lo in state.locations if lo.id == where), None)
+    if loc and loc.location_card and loc.location_card.ability == "the_collar":
+        rewards.append((1, loc.location_card.name))
+    return rewards
+
+
+def frenzy(ctx: Ctx, player: int, by: int | None, where: LocationId | None = None) -> None:
+    """Frenzy at 0 Blood: reward the causer, drain a random active card or trade Influence.
+
+    A drained card worth 0 Blood leaves the Pool at 0, so the drain repeats until the Pool has
+    Blood again (the rulebook never leaves a player at 0 Blood).
+    """
+    s = ctx.state
+    ctx.emit(FrenzyEntered(player=player, by=by))
+    if (by is not None and by != player and not teammates(s, by, player)
+            and not s.players[by].eliminated):
+        for amount, why in frenzy_reward(s, by, where):
+            ctx.emit(InfluenceChanged(player=by, delta=amount, by=by,
+                                      reason=f"{why}: {ctx.name(player)}"))
+    p = s.players[player]
+    while p.blood == 0 and not p.eliminated:
+        active = [c.uid for c in p.alliance if not c.drained]
+        direct = [c.uid for c in active_abilities(s, player) if c.card.ability == "AL30"]
+        if direct:
+            drain(ctx, player, direct[0], frenzy=True)
+        elif active:
+            uid, drawn_randomly = _draw(ctx, player, active)
+            drain(ctx, player, uid, frenzy=True, drawn_randomly=drawn_randomly)
+        else:
+            if p.influence > 0:
+                ctx.emit(InfluenceChanged(player=player, delta=-1,
+                                          reason="Frenzy with no active Alliance card"))
+            ctx.emit(BloodChanged(player=player, delta=1, kind="frenzy",
+                                  reason="Frenzy with no active Alliance card"))
+
+
+def _draw(ctx: Ctx, player: int, active: list[str]) -> tuple[str, bool]:
+    if ctx.draws is None:
+        return ctx.rng.choice(active), True
+    if not ctx.draws:
+        raise ctx.fail("§10", "entered Frenzy: say which Alliance card was drawn "
+                              f"(one of {active})", player)
+    uid = ctx.draws.pop(0)
+    if uid not in active:
+        raise ctx.fail("§10", f"the drawn card {uid!r} is not an active card of their "
+                              f"Alliance (one of {active})", player)
+    return uid, False
+
+
+def drain(ctx: Ctx, player: int, uid: str, *, frenzy: bool, drawn_randomly: bool = False) -> None:
+    """Drain an Alliance card: gain its Drain Blood; a Vampire is Diablerie (§9)."""
+    p = ctx.state.players[player]
+    card = next(c for c in p.alliance if c.uid == uid)
+    ctx.emit(CardDrained(player=player, uid=uid, frenzy=frenzy, random=drawn_randomly))
+    gain_blood(ctx, player, card.card.drain_blood, "drain", f"drained {card.card.name}")
+    if card.card.kind == "vampire":
+        take_diablerie(ctx, player, 2 if card.card.ability == "AL14" else 1)
+
+
+def take_diablerie(ctx: Ctx, player: int, count: int) -> None:
+    """Take Diablerie tokens; a third one eliminates the player (§9, §11)."""
+    ctx.emit(DiablerieTaken(player=player, count=count))
+    if ctx.state.players[player].diablerie >= 3:
+        ctx.emit(PlayerEliminated(player=player))
+
+
+def withdraw_player(ctx: Ctx, seat: int, loc: LocationState, reveal: dict[str, ClanCard],
+                    reason: str) -> None:
+    """Move a withdrawing player's Blood to the Pool and cards to the Prince's Haven (§8.1)."""
+    pos = loc.positions[seat]
+    if pos.blood:
+        ctx.emit(BloodReturned(player=seat, location=loc.id, amount=pos.blood))
+    for card in list(pos.cards):
+        if not card.face_up:
+            ctx.emit(CardRevealed(uid=card.uid, card=reveal[card.uid]))
+    uids = [c.uid for c in pos.cards]
+    if loc.id == "haven":
+        if uids:
+            ctx.emit(CardsReturned(uids=uids))
+    else:
+        for uid in uids:
+            ctx.emit(CardMoved(uid=uid, to_location="haven", to_player=seat))
+    ctx.emit(Withdrew(player=seat, location=loc.id, reason=reason))
+
+
