@@ -239,8 +239,10 @@ def state_text(state: GameState) -> str:
             for seat, pos in enumerate(loc.positions):
                 if pos.present():
                     left = " (withdrew)" if seat in loc.withdrawn else ""
+                    uids = ", ".join(c.uid for c in pos.cards)
                     lines.append(f"    {s.players[seat].name}{left}: "
-                                 f"{power(s, loc, seat).explain()}")
+                                 f"{power(s, loc, seat).explain()}"
+                                 + (f" [cards {uids}]" if uids else ""))
             if loc.result:
                 ranked = ", ".join(f"{s.players[p].name} {loc.result.totals[p]}"
                                    for p in loc.result.ranking)

@@ -31,8 +31,15 @@ from .transfer import (
 )
 
 
+_ATOMS = frozenset({str, int, float, bool, type(None)})
+
+
 def clone(value: Any) -> Any:
-    """Deep copy of a plain JSON value (faster than copy.deepcopy)."""
+    """Deep copy of a plain JSON value (several times faster than copy.deepcopy)."""
+    if type(value) is dict:
+        return {k: v if type(v) in _ATOMS else clone(v) for k, v in value.items()}
+    if type(value) is list:
+        return [v if type(v) in _ATOMS else clone(v) for v in value]
     if isinstance(value, dict):
         return {k: clone(v) for k, v in value.items()}
     if isinstance(value, list):
@@ -46,11 +53,12 @@ def sort_key(item: tuple[str, dict[str, Any]]) -> tuple[str, str]:
     return (str(summary.get("updated") or summary.get("created") or ""), game_id)
 
 
-def listing(items: Iterable[tuple[str, dict[str, Any]]], finished: bool | None) -> list[dict]:
+def listing(items: Iterable[tuple[str, dict[str, Any]]], finished: bool | None,
+            limit: int | None = None) -> list[dict]:
     """Copies of summaries (with "game_id"), filtered on "finished", newest first."""
     chosen = [it for it in items if finished is None or bool(it[1].get("finished")) == finished]
     chosen.sort(key=sort_key, reverse=True)
-    return [{**clone(summary), "game_id": game_id} for game_id, summary in chosen]
+    return [{**clone(summary), "game_id": game_id} for game_id, summary in chosen[:limit]]
 
 
 def check_new_game(header: object, summary: object) -> None:
@@ -121,8 +129,12 @@ class GameStore(ABC):
         """Whether a game with this id is stored."""
 
     @abstractmethod
-    def list_games(self, finished: bool | None = None) -> list[dict[str, Any]]:
-        """Summaries (each with "game_id"), newest first, without reading any journal."""
+    def list_games(self, finished: bool | None = None,
+                   limit: int | None = None) -> list[dict[str, Any]]:
+        """Summaries (each with "game_id"), newest first (at most `limit`), reading no journal.
+
+        "Newest" compares summary["updated"] (else "created") as strings: write UTC ISO times.
+        """
 
     @abstractmethod
     def delete_game(self, game_id: str) -> None:
@@ -288,10 +300,11 @@ class MemoryGameStore(GameStore):
         """Whether a game with this id is stored."""
         return game_id in self._games
 
-    def list_games(self, finished: bool | None = None) -> list[dict[str, Any]]:
-        """Summaries (each with "game_id"), newest first."""
+    def list_games(self, finished: bool | None = None,
+                   limit: int | None = None) -> list[dict[str, Any]]:
+        """Summaries (each with "game_id"), newest first (at most `limit`)."""
         with self._lock:
-            return listing(((g, s.summary) for g, s in self._games.items()), finished)
+            return listing(((g, s.summary) for g, s in self._games.items()), finished, limit)
 
     def delete_game(self, game_id: str) -> None:
         """Delete a game.

@@ -46,13 +46,16 @@ from .records import (
 )
 from .transfer import CURRENT_SCHEMA_VERSION, export_doc, id_problem, migrate, plain_json_problem
 
+VERIFY_AT_OPEN = 20
+"""How many of the newest unfinished games (those offered to resume) are read fully at open."""
+
 
 class TinyDBGameStore(GameStore):
     """GameStore on real files in `data_dir`; one instance per directory and process.
 
     Opening never fails on unreadable files: they are moved aside and listed by `damaged()`.
-    The index, the catalogue and the journals of unfinished games are checked at open;
-    finished games are checked when loaded.
+    The index, the catalogue and the journals of the newest unfinished games are checked at
+    open; other games are checked when loaded.
     """
 
     def __init__(self, data_dir: str | Path) -> None:
@@ -91,8 +94,8 @@ class TinyDBGameStore(GameStore):
             del self._summaries[gid]
             self._index_stale = True
         stale = (on_disk - set(self._summaries)) | (self._marked & on_disk)
-        unfinished = {g for g, s in self._summaries.items() if s.get("finished") is not True}
-        for gid in sorted(stale | unfinished):
+        recent = listing(self._summaries.items(), False, VERIFY_AT_OPEN)
+        for gid in sorted(stale | {s["game_id"] for s in recent}):
             try:
                 _, _, summary = read_journal(self._journal(gid))
             except JournalDamaged as exc:
@@ -263,10 +266,11 @@ class TinyDBGameStore(GameStore):
         """Whether a game with this id is in the index."""
         return game_id in self._summaries
 
-    def list_games(self, finished: bool | None = None) -> list[dict[str, Any]]:
-        """Summaries (each with "game_id"), newest first; served from memory, no file read."""
+    def list_games(self, finished: bool | None = None,
+                   limit: int | None = None) -> list[dict[str, Any]]:
+        """Summaries (each with "game_id"), newest first (at most `limit`); from memory."""
         with self._lock:
-            return listing(self._summaries.items(), finished)
+            return listing(self._summaries.items(), finished, limit)
 
     def delete_game(self, game_id: str) -> None:
         """Delete a game's journal.
