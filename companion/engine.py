@@ -14,6 +14,7 @@ from companion.primitives import (
     gain_blood,
     lose_blood,
     steal_blood,
+    take_diablerie,
     withdraw_player,
 )
 from companion.rules import (
@@ -23,6 +24,7 @@ from companion.rules import (
     current_player,
     location,
     present_players,
+    teammates,
     turn_order,
 )
 from companion.scoring import scoreboard
@@ -588,13 +590,32 @@ def _apply_effect(ctx: Ctx, cmd: ApplyEffect) -> None:
     s = ctx.state
     seat = _seat(ctx, cmd.player)
     by = _seat(ctx, cmd.by) if cmd.by is not None else None
-    p = s.players[seat]
     reason = cmd.reason or cmd.action.replace("_", " ")
     amount_actions = {"gain_blood", "lose_blood", "spend_blood", "steal_blood",
-                      "gain_influence", "lose_influence"}
+                      "gain_influence", "lose_influence", "take_diablerie"}
     if cmd.action in amount_actions and cmd.amount < 1:
         raise ctx.fail("§14", f"{cmd.action.replace('_', ' ')} needs an amount of at least 1",
                        seat)
+    if cmd.each_rival:
+        if cmd.action not in amount_actions - {"spend_blood"}:
+            raise ctx.fail("§14", f"{cmd.action} cannot target each Rival", seat)
+        loc = _need_step(ctx, "revelation", "preparation", "conflict", "aftermath")
+        targets = [r for r in present_players(s, loc) if r != seat
+                   and (cmd.include_teammate or not teammates(s, seat, r))]
+        for target in targets:
+            _effect_on(ctx, cmd, target, seat, reason)
+    else:
+        _effect_on(ctx, cmd, seat, by, reason)
+    if not ctx.events:
+        ctx.emit(NoteAdded(text=f"{reason}: no effect"[:200]))
+    if s.phase == "planning":
+        _after_turn(ctx)
+
+
+def _effect_on(ctx: Ctx, cmd: ApplyEffect, seat: int, by: int | None, reason: str) -> None:
+    """One effect of the vocabulary on one player (§14 keywords)."""
+    s = ctx.state
+    p = s.players[seat]
     match cmd.action:
         case "gain_blood":
             gain_blood(ctx, seat, cmd.amount, "gain", reason, by)
@@ -616,6 +637,8 @@ def _apply_effect(ctx: Ctx, cmd: ApplyEffect) -> None:
             lost = min(cmd.amount, p.influence)
             if lost:
                 ctx.emit(InfluenceChanged(player=seat, delta=-lost, reason=reason, by=by))
+        case "take_diablerie":
+            take_diablerie(ctx, seat, cmd.amount)
         case "power" | "halve_printed_power":
             _power_effect(ctx, cmd, seat, reason)
         case "withdraw":
@@ -623,16 +646,17 @@ def _apply_effect(ctx: Ctx, cmd: ApplyEffect) -> None:
             if seat not in present_players(s, loc):
                 raise ctx.fail("§8.1", f"they are not at {location_name(loc.id)}", seat)
             withdraw_player(ctx, seat, loc, {}, reason)
-        case "restore_card":
+        case "restore_card" | "drain_card":
             card = next((c for c in p.alliance if c.uid == cmd.card), None)
-            if card is None or not card.drained:
-                raise ctx.fail("§13", f"{cmd.card!r} is not a drained card of their Alliance",
+            restore = cmd.action == "restore_card"
+            if card is None or card.drained != restore:
+                article = "a drained" if restore else "an active"
+                raise ctx.fail("§9", f"{cmd.card!r} is not {article} card of their Alliance",
                                seat)
-            ctx.emit(CardRestored(player=seat, uid=card.uid, reason=reason))
-    if not ctx.events:
-        ctx.emit(NoteAdded(text=f"{reason}: no effect on {p.name}"[:200]))
-    if s.phase == "planning":
-        _after_turn(ctx)
+            if restore:
+                ctx.emit(CardRestored(player=seat, uid=card.uid, reason=reason))
+            else:
+                drain(ctx, seat, card.uid, frenzy=False)
 
 
 def _power_effect(ctx: Ctx, cmd: ApplyEffect, seat: int, reason: str) -> None:

@@ -127,7 +127,8 @@ class Reveal(Command):
 
 EffectAction = Literal[
     "gain_blood", "lose_blood", "spend_blood", "steal_blood", "gain_influence",
-    "lose_influence", "power", "halve_printed_power", "withdraw", "restore_card",
+    "lose_influence", "take_diablerie", "power", "halve_printed_power", "withdraw",
+    "restore_card", "drain_card",
 ]
 
 
@@ -137,7 +138,8 @@ class ApplyEffect(Command):
     type: Literal["apply_effect"] = "apply_effect"
     action: EffectAction
     player: PlayerRef
-    """Who is affected (the Pool that changes, the withdrawing player, the card's owner)."""
+    """Who is affected (the Pool that changes, the withdrawing player, the card's owner);
+    with `each_rival`, whose Rivals are affected."""
     by: PlayerRef | None = None
     """Whose effect it is (the thief for steal_blood; the causer of a Frenzy)."""
     amount: int = Field(default=0, ge=-30, le=30)
@@ -146,6 +148,10 @@ class ApplyEffect(Command):
     """Deployed card uid (power effects) or Alliance card uid (restore_card)."""
     reason: str = Field(default="", max_length=120)
     """Short reason shown in the log, e.g. the card's name."""
+    each_rival: bool = False
+    """Apply to each Rival of `player` at the Location being resolved (they cause it)."""
+    include_teammate: bool = False
+    """Tag team: with `each_rival`, include the teammate (§13)."""
 
 
 class UseRelic(Command):

@@ -455,3 +455,32 @@ def test_unknown_values_cannot_be_played_until_entered():
     with pytest.raises(ValueError, match="Power unknown"):
         next(c for c in shipped().clan_cards if c.id == "BR-HUNT").identity()
     assert ClanCard(**card("BR01")).effect == "BR01"
+
+
+# --- manual effects (any card, by hand) -------------------------------------------------------
+
+def test_manual_effect_on_each_rival_causes_frenzy_credited_to_the_owner():
+    """Issue 3 manual effects: 'each Rival Loses 2' applied by hand, Frenzy credited (§10)."""
+    g = start([{"name": "A"}, {"name": "B", "blood": 2}, {"name": "C"}],
+              {"1": {"A": ([plain(4, "aftermath")], 0), "B": ([plain(2)], 0),
+                     "C": ([plain(1)], 0)}})
+    to_step(g, "aftermath")
+    g.play({"type": "apply_effect", "action": "lose_blood", "player": "A", "amount": 2,
+            "each_rival": True, "reason": "an Aftermath card"})
+    assert blood(g) == [6, 3, 4]
+    assert g.state.players[0].influence == 3 + 1 + 1  # 1st in round 1 + Frenzy of B
+
+
+def test_manual_diablerie_and_forced_drain():
+    """Issue 3 vocabulary: take Diablerie tokens; drain a chosen card (§9)."""
+    g = start([{"name": "A"}, {"name": "B"}, {"name": "C"}],
+              {"1": {"A": ([plain(4)], 0)}})
+    g.play({"type": "apply_effect", "action": "take_diablerie", "player": "B", "amount": 2})
+    assert g.state.players[1].diablerie == 2
+    uid = g.state.players[1].alliance[0].uid
+    g.play({"type": "apply_effect", "action": "drain_card", "player": "B", "card": uid})
+    assert g.state.players[1].alliance[0].drained and g.state.players[1].blood == 9
+    with pytest.raises(RuleError, match="not an active card"):
+        g.play({"type": "apply_effect", "action": "drain_card", "player": "B", "card": uid})
+    g.play({"type": "apply_effect", "action": "take_diablerie", "player": "B", "amount": 1})
+    assert g.state.players[1].eliminated

@@ -30,7 +30,6 @@ from .transfer import (
     plain_json_problem,
 )
 
-
 _ATOMS = frozenset({str, int, float, bool, type(None)})
 
 
