@@ -5,7 +5,9 @@ Every confirmed action is written to the store before `play` returns (issue 4, d
 
 from typing import Any, Protocol
 
+from companion.catalogue import SECTIONS, CatalogueError, merge, parse, shipped
 from companion.game import Action, Game
+from models.catalogue import Catalogue
 from models.commands import AnyCommand
 from models.setup import GameSetup, Position
 
@@ -17,6 +19,8 @@ class Store(Protocol):
     def append(self, game_id: str, entry: dict, summary: dict | None = None) -> None: ...
     def load(self, game_id: str) -> Any: ...
     def list_games(self, finished: bool | None = None) -> list[dict]: ...
+    def load_catalogue(self) -> dict: ...
+    def save_catalogue(self, doc: dict) -> None: ...
 
 
 def summary(game: Game) -> dict[str, Any]:
@@ -113,3 +117,66 @@ class Service:
     def unfinished(self) -> list[dict]:
         """Summaries of the stored games not yet over, newest first."""
         return self.store.list_games(finished=False)
+
+    # --- the user's card catalogue (issue 3) ---------------------------------------------------
+
+    def user_catalogue(self) -> Catalogue:
+        """Cards the user entered from their physical cards.
+
+        Raises:
+            CatalogueError: the stored catalogue is malformed.
+        """
+        return parse(self.store.load_catalogue() or {})
+
+    def catalogue(self) -> Catalogue:
+        """Shipped catalogue with the user's entries on top.
+
+        Raises:
+            CatalogueError: the stored catalogue is malformed.
+        """
+        return merge(shipped(), self.user_catalogue())
+
+    def remember(self, section: str, entry: dict[str, Any]) -> Catalogue:
+        """Save card values the user read off a card (by id), and return the merged catalogue.
+
+        Raises:
+            CatalogueError: impossible values; nothing is saved.
+        """
+        self.import_catalogue({section: [entry]})
+        return self.catalogue()
+
+    def import_catalogue(self, doc: Any) -> Catalogue:
+        """Merge a catalogue document (e.g. shared by another group) into the user's one.
+
+        Raises:
+            CatalogueError: malformed document, naming the card and field; nothing is saved.
+        """
+        incoming = parse(doc)
+        user = self.store.load_catalogue() or {}
+        combined: dict[str, Any] = {"version": 1}
+        for section in SECTIONS:
+            entries = {e["id"]: e for e in user.get(section, [])}
+            for e in getattr(incoming, section):
+                given = e.model_dump(mode="json", exclude_unset=True)
+                entries[e.id] = {**entries.get(e.id, {}), **given}
+            combined[section] = list(entries.values())
+        merge(shipped(), parse(combined))
+        self.store.save_catalogue(combined)
+        return self.catalogue()
+
+    def export_catalogue(self) -> dict[str, Any]:
+        """The user's catalogue as a shareable JSON document."""
+        return {"version": 1, **{k: v for k, v in (self.store.load_catalogue() or {}).items()
+                                 if k in SECTIONS}}
+
+
+def validate_game_document(doc: dict[str, Any]) -> None:
+    """Import check: the game's journal must replay exactly through the rules engine.
+
+    Raises:
+        ValueError: it does not (names the entry).
+    """
+    Game.from_journal(doc["header"], doc["entries"], verify=True)
+
+
+__all__ = ["CatalogueError", "Service", "summary", "validate_game_document"]

@@ -1,0 +1,82 @@
+"""Service: games stored as they are played; the user's catalogue remembered (issues 3, 4)."""
+
+import pytest
+
+from companion.catalogue import CatalogueError
+from companion.errors import RuleError
+from companion.service import Service, validate_game_document
+from companion.storage import ImportRefused, TinyDBGameStore
+from models.setup import GameSetup, PlayerSetup
+
+
+def setup4() -> GameSetup:
+    return GameSetup(players=[PlayerSetup(name=n) for n in ("Ann", "Bob", "Cid", "Dee")], seed=3)
+
+
+def test_actions_survive_reopening_the_store(tmp_path):
+    """Every confirmed action is on disk: a new process sees the same state, undo included."""
+    svc = Service(TinyDBGameStore(tmp_path))
+    game = svc.new_game(setup4())
+    svc.play({"type": "set_first_player", "player": "Bob"})
+    svc.play({"type": "offer_clans"})
+    svc.undo()
+    svc.redo()
+    with pytest.raises(RuleError):
+        svc.play({"type": "pick_clan", "player": "Ann", "clan": "Brujah"})
+    expected = game.state.model_dump()
+    svc.store.close()
+    again = Service(TinyDBGameStore(tmp_path))
+    assert [s["game_id"] for s in again.unfinished()] == [game.header.game_id]
+    reopened = again.open_game(game.header.game_id)
+    assert reopened.state.model_dump() == expected
+    assert len(reopened.actions) == 2
+
+
+def test_card_values_entered_once_are_remembered_across_runs(tmp_path):
+    """Issue 3: the user completes AL14 once; a new run knows its values."""
+    svc = Service(TinyDBGameStore(tmp_path))
+    assert not next(a for a in svc.catalogue().allies if a.id == "AL14").complete()
+    svc.remember("allies", {"id": "AL14", "influence": 1, "feed": 0, "drain_blood": 4,
+                            "drained_influence": 0})
+    svc.store.close()
+    later = Service(TinyDBGameStore(tmp_path)).catalogue()
+    al14 = next(a for a in later.allies if a.id == "AL14")
+    assert al14.complete() and al14.drain_blood == 4 and al14.kind == "vampire"
+    assert al14.card().ability == "AL14"
+
+
+def test_bad_catalogue_import_names_card_and_field_and_saves_nothing(tmp_path):
+    """Issue 3: impossible values are refused whole."""
+    svc = Service(TinyDBGameStore(tmp_path))
+    svc.remember("clan_cards", {"id": "BR-HUNT", "clan": "Brujah", "power": 2,
+                                "kind": "preparation"})
+    before = svc.export_catalogue()
+    with pytest.raises(CatalogueError, match=r"allies\[1\] \(card AL30\)\.feed"):
+        svc.import_catalogue({"allies": [{"id": "AL14", "feed": 1},
+                                         {"id": "AL30", "feed": 99}]})
+    assert svc.export_catalogue() == before
+
+
+def test_catalogue_export_import_round_trip(tmp_path):
+    """Issue 3: a group shares its catalogue as one JSON file."""
+    a = Service(TinyDBGameStore(tmp_path / "a"))
+    a.remember("allies", {"id": "NEW-ALLY", "name": "Someone", "kind": "human", "influence": 1,
+                          "feed": 1, "drain_blood": 2, "drained_influence": 0})
+    b = Service(TinyDBGameStore(tmp_path / "b"))
+    b.import_catalogue(a.export_catalogue())
+    assert next(x for x in b.catalogue().allies if x.id == "NEW-ALLY").name == "Someone"
+
+
+def test_tampered_game_import_is_refused(tmp_path):
+    """Issue 4: imports replay through the engine; a doctored event is refused whole."""
+    src = Service(TinyDBGameStore(tmp_path / "src"))
+    game = src.new_game(setup4())
+    src.play({"type": "set_first_player", "player": "Ann"})
+    doc = src.store.export_game(game.header.game_id)
+    doc["entries"][0]["events"][0]["player"] = 2
+    dst = TinyDBGameStore(tmp_path / "dst")
+    with pytest.raises(ImportRefused):
+        dst.import_game(doc, validate=validate_game_document)
+    assert dst.list_games() == []
+    doc = src.store.export_game(game.header.game_id)
+    assert dst.import_game(doc, validate=validate_game_document) == game.header.game_id
