@@ -45,7 +45,7 @@ from models.events import (
     WithdrawChosen,
     Withdrew,
 )
-from models.setup import Position, locations_for
+from models.setup import Position, default_hand_size, locations_for
 from models.state import (
     DeployedCard,
     GameState,
@@ -126,7 +126,8 @@ def _state_from_position(pos: Position) -> GameState:
         players.append(PlayerState(
             name=p.name, team=p.team, clan=p.clan, blood=p.blood, influence=p.influence,
             diablerie_up=p.diablerie_up, diablerie_down=p.diablerie_down, alliance=alliance,
-            relic=p.relic, relic_used=p.relic_used, hand_size=p.hand_size or 0,
+            relic=p.relic, relic_used=p.relic_used,
+            hand_size=default_hand_size(pos) if p.hand_size is None else p.hand_size,
             eliminated=p.eliminated,
         ))
     given = {loc.id: loc for loc in pos.locations}

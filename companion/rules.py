@@ -1,11 +1,8 @@
 """Rule queries on a state: turn order, presence, Rivals, Power, ranking (§1, §7, §8)."""
 
-from models.common import LocationId
+from models.common import PLANNING_TURNS, LocationId
 from models.power import CardPower, PowerBreakdown
 from models.state import ConflictResult, DeployedCard, GameState, LocationState
-
-PLANNING_TURNS = {False: {1: 2, 2: 3, 3: 4}, True: {1: 3, 2: 4, 3: 5}}
-"""Planning turns per round, normal and 3-player mode (§7, §13)."""
 
 REWARDS = {1: (1, 1, 1), 2: (2, 2, 1), 3: (3, 2, 1)}
 """Influence for 1st, 2nd, 3rd by round (§8.4)."""

@@ -45,6 +45,9 @@ RelicAbility = Literal["restore_drained", "blood_each_location"]
 LocationAbility = Literal["succubus_club", "the_collar"]
 """Location card abilities the engine automates (§15)."""
 
+PLANNING_TURNS = {False: {1: 2, 2: 3, 3: 4}, True: {1: 3, 2: 4, 3: 5}}
+"""Planning turns per round, normal and 3-player mode (§7, §13)."""
+
 PlayerRef = int | str
 """A player named by seat index (0-based) or by name, in commands."""
 

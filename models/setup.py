@@ -3,7 +3,7 @@
 from pydantic import Field, model_validator
 
 from models.cards import AllyCard, ClanCard, LocationCard, RelicCard
-from models.common import Clan, Frozen, LocationId, Phase
+from models.common import PLANNING_TURNS, Clan, Frozen, LocationId, Phase
 
 
 class PlayerSetup(Frozen):
@@ -38,35 +38,44 @@ class GameSetup(Frozen):
 
     @model_validator(mode="after")
     def _check(self) -> "GameSetup":
-        names = [p.name.strip().casefold() for p in self.players]
-        if len(set(names)) != len(names):
-            raise ValueError("§2: player names must be unique")
-        n = len(self.players)
-        teams = [p.team for p in self.players]
-        if self.variants.tag_team:
-            if n not in (4, 6):
-                raise ValueError("§13: tag team needs 4 or 6 players")
-            if any(t is None for t in teams):
-                raise ValueError("§13: in tag team every player needs a team")
-            half = n // 2
-            if len(set(teams[:half])) != half or any(
-                teams[i] != teams[i + half] for i in range(half)
-            ):
-                raise ValueError(
-                    "§13: teammates must sit opposite each other "
-                    "(seats go A1, B1, C1, A2, B2, C2)"
-                )
-        else:
-            if n == 6:
-                raise ValueError("§2: 6 players are only possible in tag team")
-            if any(t is not None for t in teams):
-                raise ValueError("§13: teams are only used in tag team")
+        check_seats([p.name for p in self.players], [p.team for p in self.players],
+                    self.variants)
         return self
 
     @property
     def three_player(self) -> bool:
         """3-player mode is automatic with 3 players (§13)."""
         return len(self.players) == 3
+
+
+def check_seats(names: list[str], teams: list[str | None], variants: Variants) -> None:
+    """Unique names; teams seated opposite in tag team, none otherwise (§2, §13).
+
+    Raises:
+        ValueError: the seating breaks a rule.
+    """
+    folded = [n.strip().casefold() for n in names]
+    if len(set(folded)) != len(folded):
+        raise ValueError("§2: player names must be unique")
+    n = len(names)
+    if variants.tag_team:
+        if n not in (4, 6):
+            raise ValueError("§13: tag team needs 4 or 6 players")
+        if any(t is None for t in teams):
+            raise ValueError("§13: in tag team every player needs a team")
+        half = n // 2
+        if len(set(teams[:half])) != half or any(
+            teams[i] != teams[i + half] for i in range(half)
+        ):
+            raise ValueError(
+                "§13: teammates must sit opposite each other "
+                "(seats go A1, B1, C1, A2, B2, C2)"
+            )
+    else:
+        if n == 6:
+            raise ValueError("§2: 6 players are only possible in tag team")
+        if any(t is not None for t in teams):
+            raise ValueError("§13: teams are only used in tag team")
 
 
 def locations_for(n_players: int) -> list[LocationId]:
@@ -168,3 +177,100 @@ class Position(Frozen):
     """Resolution: the Location about to be resolved (earlier ones are done)."""
     locations: list[PositionLocation] = []
     """Locations; omitted ones are empty."""
+
+    @model_validator(mode="after")
+    def _check(self) -> "Position":
+        check_position(self)
+        return self
+
+
+HAND_BUILDING = {False: {1: 1, 2: 1, 3: 1}, True: {1: 2, 2: 1, 3: 1}}
+"""Cards added to the hand at Hand Building, normal and 3-player mode (§6, §13)."""
+
+
+def default_hand_size(pos: "Position") -> int:
+    """Cards in hand at the start of the position's phase when nobody played extra (§6, §7)."""
+    three = len(pos.players) == 3
+    added = sum(HAND_BUILDING[three][r] for r in range(1, pos.round))
+    hand = 2 + added
+    if pos.phase in ("planning", "resolution"):
+        hand += HAND_BUILDING[three][pos.round]
+        hand -= pos.turns_taken if pos.phase == "planning" else PLANNING_TURNS[three][pos.round]
+    return hand
+
+
+def check_position(pos: "Position") -> None:
+    """An entered position must be one the rules can reach.
+
+    Raises:
+        ValueError: names the rule (§) and the player or Location at fault.
+    """
+    names = [p.name for p in pos.players]
+    check_seats(names, [p.team for p in pos.players], pos.variants)
+    n, three = len(names), len(names) == 3
+    if pos.phase == "setup":
+        raise ValueError("§2: start a new game for setup; a position starts at a round phase")
+    if pos.phase == "game_over" and pos.round != 3:
+        raise ValueError("§12: the game ends after round 3")
+    if pos.ambition not in names:
+        raise ValueError(f"§1: the Ambition holder {pos.ambition!r} is not a player")
+    clans = [p.clan for p in pos.players]
+    if len(set(clans)) != n:
+        raise ValueError("§2: each player has a different clan")
+    active_phase = pos.phase in ("planning", "resolution")
+    for p in pos.players:
+        if not p.eliminated:
+            if p.blood < 1 and pos.phase != "game_over":
+                raise ValueError(f"§10: {p.name} has 0 Blood; a Pool at 0 is in Frenzy "
+                                 "and drains a card first")
+            if p.diablerie_up + p.diablerie_down >= 3:
+                raise ValueError(f"§11: {p.name} has 3 Diablerie tokens and is out of the game")
+        if p.diablerie_down and not active_phase:
+            raise ValueError(f"§10: {p.name}'s face-down Diablerie tokens flip up at the end "
+                             "of the round")
+        if (p.relic is not None) != pos.variants.relics and not (p.relic is None
+                                                                and pos.phase == "game_over"):
+            raise ValueError(f"§13: {p.name}: a Relic is held exactly when the Relics "
+                             "variant is in play")
+    if pos.turns_taken and pos.phase != "planning":
+        raise ValueError("§7: turns taken only apply to the Planning phase")
+    if pos.phase == "planning" and pos.turns_taken >= PLANNING_TURNS[three][pos.round]:
+        raise ValueError(f"§7: round {pos.round} has {PLANNING_TURNS[three][pos.round]} "
+                         "Planning turns each; enter the position at Resolution instead")
+    ids = locations_for(n)
+    seen = [loc.id for loc in pos.locations]
+    if len(set(seen)) != len(seen) or not set(seen) <= set(ids):
+        raise ValueError(f"§2: with {n} players the Locations are {', '.join(ids)}")
+    if pos.resolution_location is not None and (
+            pos.phase != "resolution" or pos.resolution_location not in ids):
+        raise ValueError("§8: a Resolution Location is given only at Resolution, and must be "
+                         "in play")
+    start = ids.index(pos.resolution_location or ids[0])
+    given = {loc.id: loc for loc in pos.locations}
+    for i, loc_id in enumerate(ids):
+        loc = given.get(loc_id)
+        if loc is not None and loc.location_card and (
+                not pos.variants.location_cards or loc_id == "haven"):
+            raise ValueError(f"§13: no Location card at {loc_id} without the variant, and "
+                             "never on the Prince's Haven")
+        needs_ally = pos.phase in ("hand_building", "planning") or (
+            pos.phase == "resolution" and i >= start)
+        has_ally = loc is not None and loc.ally is not None
+        if needs_ally and not has_ally:
+            raise ValueError(f"§5: Location {loc_id} needs its Ally (laid at Location Setup)")
+        if has_ally and pos.phase in ("feed", "location_setup", "game_over"):
+            raise ValueError(f"§5: no Ally lies at Location {loc_id} before Location Setup")
+        for d in (loc.deployed if loc else []):
+            if not active_phase:
+                raise ValueError("§10: nothing is Deployed outside Planning and Resolution")
+            if d.player not in names:
+                raise ValueError(f"§7: {d.player!r} at Location {loc_id} is not a player")
+            if next(p for p in pos.players if p.name == d.player).eliminated and (
+                    d.cards or d.blood):
+                raise ValueError(f"§11: {d.player} is out of the game and has nothing Deployed")
+            for c in d.cards:
+                if c.face_up != (c.card is not None):
+                    raise ValueError(f"§7: at Location {loc_id}, {d.player}'s face-up cards "
+                                     "need their identity and face-down ones must not have one")
+                if c.owner is not None and c.owner not in names:
+                    raise ValueError(f"§7: card owner {c.owner!r} is not a player")

@@ -50,9 +50,11 @@ def start(players: list[dict], deployed: dict | None = None, *, phase: str = "re
                 c if "face_up" in c else {"face_up": True, "card": c} for c in cards],
                 "blood": blood} for who, (cards, blood) in dep.items()],
         })
+    variants = {"location_cards": bool(location_cards),
+                "relics": any("relic" in p for p in players), **(variants or {})}
     pos = Position(players=full, round=round, phase=phase, ambition=ambition,
                    locations=locs if phase in ("planning", "resolution") else [],
-                   variants=variants or {})
+                   variants=variants)
     return Game.new(pos)
 
 
@@ -279,6 +281,9 @@ def test_one_player_orders_their_own_effects():
 
 # --- Allies -----------------------------------------------------------------------------------
 
+OTHER_RELIC = RelicCard(name="Some relic", influence=1).model_dump()
+
+
 def _drain_game(alliance: list[dict], diablerie: int = 0) -> Game:
     return start([{"name": "A", "hand_size": 3, "diablerie_up": diablerie,
                    "alliance": [{"card": c} for c in alliance]},
@@ -373,10 +378,11 @@ def test_relic_restores_a_drained_card_during_the_turn():
     relic = RelicCard(name="Restoring relic", influence=0, ability="restore_drained")
     g = start([{"name": "A", "hand_size": 3, "relic": relic.model_dump(),
                 "alliance": [{"card": VICTIM.model_dump(), "drained": True}]},
-               {"name": "B", "hand_size": 3}, {"name": "C", "hand_size": 3}], phase="planning")
+               {"name": "B", "hand_size": 3, "relic": OTHER_RELIC},
+               {"name": "C", "hand_size": 3, "relic": OTHER_RELIC}], phase="planning")
     uid = g.state.players[0].alliance[0].uid
-    with pytest.raises(RuleError, match="no Relic"):
-        g.play({"type": "use_relic", "player": "B"})
+    g.play({"type": "use_relic", "player": "B"})  # a Relic without automation: just flipped
+    assert g.state.players[1].relic_used
     with pytest.raises(RuleError, match="drained cards"):
         g.play({"type": "use_relic", "player": "A", "card": "nope"})
     g.play({"type": "use_relic", "player": "A", "card": uid})
@@ -386,7 +392,8 @@ def test_relic_restores_a_drained_card_during_the_turn():
 def test_blood_relic_plays_one_blood_at_each_location():
     """§15 Relic: as Resolution begins, 1 Blood from the Pool onto each Location."""
     relic = RelicCard(name="Blood relic", influence=2, ability="blood_each_location")
-    g = start([{"name": "A", "relic": relic.model_dump()}, {"name": "B"}, {"name": "C"}],
+    g = start([{"name": "A", "relic": relic.model_dump()}, {"name": "B", "relic": OTHER_RELIC},
+               {"name": "C", "relic": OTHER_RELIC}],
               {"2": {"B": ([plain(2)], 0)}})
     assert g.state.step == "withdraw" and g.state.location_index == 0
     g.play({"type": "use_relic", "player": "A"})
@@ -484,3 +491,17 @@ def test_manual_diablerie_and_forced_drain():
         g.play({"type": "apply_effect", "action": "drain_card", "player": "B", "card": uid})
     g.play({"type": "apply_effect", "action": "take_diablerie", "player": "B", "amount": 1})
     assert g.state.players[1].eliminated
+
+
+def test_restoring_relic_only_on_its_owners_planning_turn():
+    """§15 Relic: 'during your turn' — refused on another player's turn, state unchanged."""
+    relic = RelicCard(name="Restoring relic", influence=0, ability="restore_drained")
+    g = start([{"name": "A", "hand_size": 3, "relic": OTHER_RELIC},
+               {"name": "B", "hand_size": 3, "relic": relic.model_dump(),
+                "alliance": [{"card": VICTIM.model_dump(), "drained": True}]},
+               {"name": "C", "hand_size": 3, "relic": OTHER_RELIC}], phase="planning")
+    uid = g.state.players[1].alliance[0].uid
+    before = g.state.model_dump()
+    with pytest.raises(RuleError, match="Planning turn"):
+        g.play({"type": "use_relic", "player": "B", "card": uid})
+    assert g.state.model_dump() == before
