@@ -18,7 +18,7 @@ from companion.rules import full_turn_order, power
 from companion.scoring import scoreboard
 from models.cards import VICTIM, AllyCard, RelicCard
 from models.commands import COMMAND_ADAPTER, AnyCommand
-from models.common import Clan, Frozen, location_name
+from models.common import CLANS, Clan, Frozen, location_name
 from models.events import EVENT_ADAPTER, AnyEvent, PositionLoaded
 from models.setup import GameSetup, Position, PositionAllianceCard, PositionPlayer, Variants
 from models.state import GameState, Scoreboard
@@ -94,18 +94,7 @@ class ScoreFile(Frozen):
     ambition: str
     """Name of the Ambition token holder at the end (first in turn order)."""
     variants: Variants = Variants()
-    """Variants in play (tag_team scores teams)."""
-
-    @model_validator(mode="after")
-    def _check(self) -> "ScoreFile":
-        names = [p.name for p in self.players]
-        if len(set(names)) != len(names):
-            raise ValueError("§2: player names must be unique")
-        if self.ambition not in names:
-            raise ValueError(f"ambition: {self.ambition!r} is not one of the players")
-        if self.variants.tag_team and any(p.team is None for p in self.players):
-            raise ValueError("§13: in tag team every player needs a team")
-        return self
+    """Variants in play (tag_team scores teams; relics when players hold one)."""
 
 
 class ActionEntry(Frozen):
@@ -176,15 +165,21 @@ def _load(path: str, model: type[Frozen], fmt: str) -> Any:
 
 
 def _errors(err: ValidationError) -> str:
-    return "; ".join(f"{'.'.join(map(str, e['loc'])) or 'document'}: {e['msg']}"
-                     for e in err.errors())
+    msgs = [(".".join(map(str, e["loc"])), e["msg"].removeprefix("Value error, "))
+            for e in err.errors()]
+    return "; ".join(f"{loc}: {msg}" if loc else msg for loc, msg in msgs)
 
 
 def score_state(doc: ScoreFile) -> GameState:
-    """A game-over state holding the entered positions (§12)."""
+    """A game-over state holding the entered positions (§12).
+
+    Raises:
+        ValueError: the positions break a rule (message names the §).
+    """
+    spare = iter(c for c in CLANS if c not in {p.clan for p in doc.players})
     players = [
         PositionPlayer(
-            name=p.name, clan=p.clan or "Brujah", team=p.team, blood=p.blood,
+            name=p.name, clan=p.clan or next(spare), team=p.team, blood=p.blood,
             influence=p.influence, diablerie_up=p.diablerie, relic=p.relic,
             eliminated=p.eliminated or p.diablerie >= 3, hand_size=0,
             alliance=[PositionAllianceCard(card=VICTIM)] * p.victims
@@ -315,7 +310,13 @@ def cmd_score(path: str, as_json: bool) -> int:
     Raises:
         InputError: the file is malformed.
     """
-    board = scoreboard(score_state(_load(path, ScoreFile, SCORE_FORMAT)))
+    doc: ScoreFile = _load(path, ScoreFile, SCORE_FORMAT)
+    try:
+        board = scoreboard(score_state(doc))
+    except ValidationError as err:
+        raise InputError(f"{path}: {_errors(err)}") from None
+    except ValueError as err:
+        raise InputError(f"{path}: {err}") from None
     if as_json:
         _dump({"scoreboard": board.model_dump(mode="json")})
     else:

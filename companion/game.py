@@ -174,7 +174,7 @@ class Game:
     @staticmethod
     def action_entry(action: Action) -> dict[str, Any]:
         """Journal entry for a played action."""
-        return {"kind": "action", **action.model_dump(mode="json", exclude_none=True)}
+        return {"kind": "action", **action.model_dump(mode="json")}
 
     def journal(self) -> list[dict[str, Any]]:
         """A compact journal that rebuilds this game: its actions, then its redo stack."""

@@ -137,7 +137,7 @@ class CardPlayed(Event):
     location: LocationId
     uid: str
     face_up: bool
-    card: ClanCard | None
+    card: ClanCard | None = None
 
 
 class BloodDeployed(Event):
@@ -340,7 +340,7 @@ class AwaitingChoice(Event):
     """The table must answer an after-Location choice before going on (§15)."""
 
     type: Literal["awaiting_choice"] = "awaiting_choice"
-    choice: Literal["take_back_blood"] | None
+    choice: Literal["take_back_blood"] | None = None
 
 
 class NoteAdded(Event):

@@ -84,7 +84,7 @@ BAD_BACKUPS: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
     ("entries not a list", edit((*G3, "entries"), {"0": {}}), "games[3].entries: must be a list"),
     ("events not a list", edit((*G3, "entries", 1, "events"), "x"), "entries[1].events"),
     ("header not an object", edit((*G3, "header"), "h"), "games[3].header: must be an object"),
-    ("summary missing", edit((*G3, "summary"), DELETE), "games[3].summary"),
+    ("summary not an object", edit((*G3, "summary"), []), "games[3].summary: must be an"),
     ("negative round", edit((*G3, "summary", "round"), -1), "games[3].summary.round"),
     ("impossible round", edit((*G3, "summary", "round"), 10**9), "games[3].summary.round"),
     ("round a string", edit((*G3, "summary", "round"), "2"), "games[3].summary.round"),
@@ -159,6 +159,22 @@ def test_validate_callback(tmp_path: Path) -> None:
         store.import_backup(backup_doc(), validate=replay)
     assert seen == ["g0", "g1", "g2", "g3"] and store.list_games() == []
     assert store.import_backup(backup_doc(3), validate=replay) == ["g0", "g1", "g2"]
+
+
+def test_summary_optional_and_computed_by_validate() -> None:
+    store = MemoryGameStore()
+    doc = game_doc("plain")
+    del doc["summary"]  # the engine's own export format has no summary
+    store.import_game(doc)
+    assert store.load("plain").summary == {"created": doc["header"]["created"],
+                                           "updated": doc["header"]["created"]}
+    doc = game_doc("lying")  # the file claims a summary; the engine's replay knows better
+    assert store.import_game(doc, validate=lambda d: summary(9, rnd=4)) == "lying"
+    assert store.list_games()[0]["round"] == 4
+    with pytest.raises(ImportRefused, match=r"summary\.round"):
+        store.import_game(game_doc("bad"), validate=lambda d: {"round": -3})
+    with pytest.raises(ImportRefused, match="summary"):
+        store.import_game(game_doc("bad"), validate=lambda d: {"x": float("nan")})
 
 
 @pytest.mark.parametrize(("content", "message"), [

@@ -17,8 +17,8 @@ from companion.storage.files import read_journal
 from tests.storage_helpers import entry, summary
 
 ROOT = Path(__file__).resolve().parent.parent
-KILLS = 150
-KILLS_PER_GAME = 15
+KILLS = 120
+KILLS_PER_GAME = 12
 
 CHILD = """
 import sys
@@ -47,31 +47,33 @@ def test_sigkill_never_loses_a_confirmed_entry(tmp_path: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     confirmed: dict[str, int] = {}  # game -> highest confirmed entry index
     created: set[str] = set()
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 120
     for cycle in range(KILLS):
-        assert time.monotonic() < deadline, f"too slow: {cycle} kills in 60 s"
+        assert time.monotonic() < deadline, f"too slow: {cycle} kills in 120 s"
         proc = subprocess.Popen([sys.executable, "-c", CHILD, str(tmp_path), str(cycle),
                                  str(KILLS_PER_GAME)],
                                 cwd=ROOT, env=env, stdout=subprocess.PIPE)
         assert proc.stdout is not None
+        lines: list[bytes] = []
         if rng.random() < 0.2:  # anywhere, including while opening/recovering/creating
             time.sleep(rng.uniform(0.0, 0.25))
-        else:  # while appending
-            while (line := proc.stdout.readline()) and line != b"open\n":
-                if line.startswith(b"created "):
-                    created.add(line.split()[1].decode())
-            time.sleep(rng.uniform(0.0, 0.03))
+        else:  # while appending: after a random number of confirmed appends, whatever the speed
+            target, oks = rng.randint(0, 40), 0
+            while oks < target and (line := proc.stdout.readline()):
+                lines.append(line)
+                oks += line.startswith(b"ok ")
+            time.sleep(rng.uniform(0.0, 0.002))
         proc.send_signal(signal.SIGKILL)
-        out = proc.stdout.read()
+        lines += proc.stdout.read().split(b"\n")[:-1]  # only complete lines were confirmed
         proc.wait()
-        for line in out.split(b"\n")[:-1]:  # only complete lines were confirmed
+        for line in lines:
             words = line.decode().split()
             if words[0] == "ok":
                 confirmed[words[1]] = max(confirmed.get(words[1], -1), int(words[2]))
             elif words[0] == "created":
                 created.add(words[1])
         assert proc.returncode == -signal.SIGKILL, "child died by itself"
-    assert sum(confirmed.values()) > 500, "kills came too early to test anything"
+    assert sum(n + 1 for n in confirmed.values()) > 1000, "too few confirmed appends"
 
     store = TinyDBGameStore(tmp_path)
     assert store.damaged() == []
@@ -82,7 +84,8 @@ def test_sigkill_never_loses_a_confirmed_entry(tmp_path: Path) -> None:
         game = store.load(gid)
         last = confirmed.get(gid, -1)
         n = len(game.entries)
-        assert last + 1 <= n <= last + 2, f"{gid}: {n} entries, {last + 1} confirmed"
+        # each killed child may leave its one in-flight (unconfirmed) entry behind
+        assert last + 1 <= n <= last + 1 + KILLS_PER_GAME, f"{gid}: {n}, {last + 1} confirmed"
         assert game.entries == [entry(i) for i in range(n)]
         want = summary(n - 1, rnd=(n - 1) // 10 + 1) if n else summary(0)
         assert game.summary == want and listed[gid]["round"] == want["round"]

@@ -8,12 +8,14 @@ from pathlib import Path
 import pytest
 
 from companion.storage import (
+    GameDamaged,
     GameExists,
     GameNotFound,
     GameStore,
     MemoryGameStore,
     TinyDBGameStore,
 )
+from companion.storage.files import JournalDamaged, read_journal
 from tests.storage_helpers import entry, header, summary
 
 
@@ -69,6 +71,7 @@ def test_list_delete_and_catalogue(store: GameStore) -> None:
     assert [s["game_id"] for s in store.list_games()] == ["old", "new", "mid"]
     assert [s["game_id"] for s in store.list_games(finished=False)] == ["new", "mid"]
     assert [s["game_id"] for s in store.list_games(finished=True)] == ["old"]
+    assert [s["game_id"] for s in store.list_games(limit=2)] == ["old", "new"]
     listed = store.list_games()
     listed[0]["players"].append("X")  # copies: mutating them changes nothing
     assert store.list_games()[0]["players"] == ["Ann", "Bo", "Cy", "Di"]
@@ -158,3 +161,37 @@ def test_open_removes_orphaned_temp_files_and_rebuilds_missing_index(tmp_path: P
     assert [s["game_id"] for s in store.list_games()] == ["a"]
     assert not list(tmp_path.rglob("*.tmp"))
     assert (tmp_path / "index.json").exists()
+
+
+def test_every_cut_of_a_journal_reads_as_a_prefix(tmp_path: Path) -> None:
+    store = TinyDBGameStore(tmp_path)
+    store.create_game(header("g"), summary())
+    for i in range(4):
+        store.append("g", entry(i), summary(i, rnd=i + 1))
+    journal = tmp_path / "games" / "g.jsonl"
+    data = journal.read_bytes()
+    first = data.index(b"\n") + 1
+    cut_file = tmp_path / "cut.jsonl"
+    ends = [i for i, byte in enumerate(data) if byte == ord("\n")]
+    cuts = set(range(0, len(data) + 1, 7)) | {e + d for e in ends for d in (-1, 0, 1, 2)}
+    for cut in sorted(c for c in cuts if 0 <= c <= len(data)):
+        cut_file.write_bytes(data[:cut])
+        if cut < first:
+            with pytest.raises(JournalDamaged):
+                read_journal(cut_file)
+            continue
+        _, entries, last = read_journal(cut_file)
+        n = data[:cut].count(b"\n") - 1
+        assert entries == [entry(i) for i in range(n)]
+        assert last == (summary(n - 1, rnd=n) if n else summary())
+
+
+def test_load_of_unreadable_path_is_damage(tmp_path: Path) -> None:
+    store = TinyDBGameStore(tmp_path)
+    store.create_game(header("g"), summary(finished=True))
+    journal = tmp_path / "games" / "g.jsonl"
+    journal.unlink()
+    journal.mkdir()  # reading it fails with an OSError other than "not found"
+    with pytest.raises(GameDamaged):
+        store.load("g")
+    assert store.damaged()[0].game_id == "g" and not journal.exists()

@@ -200,9 +200,10 @@ class GameStore(ABC):
         """Validate a whole exported game, then store it; return its game_id.
 
         Older schema versions are migrated. `validate` (e.g. a replay by the engine) is called
-        on the migrated document and may raise ValueError. Re-importing a game already stored
-        with the same header and entries is a no-op; the same game_id with different content
-        is refused (nothing is renamed or overwritten).
+        on the migrated document; it may raise ValueError to refuse, and may return the game's
+        summary (used instead of the document's optional "summary"). Re-importing a game
+        already stored with the same header and entries is a no-op; the same game_id with
+        different content is refused (nothing is renamed or overwritten).
         Raises: ImportRefused (nothing written).
         """
         game = check_game_doc(doc, "", validate)

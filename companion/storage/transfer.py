@@ -32,7 +32,8 @@ MAX_ID_LENGTH = 64
 _ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
 _RESERVED = {"con", "prn", "aux", "nul"} | {f"{p}{i}" for p in ("com", "lpt") for i in range(10)}
 
-Validator = Callable[[dict[str, Any]], None]
+Validator = Callable[[dict[str, Any]], dict[str, Any] | None]
+"""Import check on a migrated game doc: raises ValueError to refuse; may return its summary."""
 Migration = Callable[[dict[str, Any]], dict[str, Any]]
 MIGRATIONS: dict[int, Migration] = {}
 """Step functions by the version they upgrade from: MIGRATIONS[n] turns a vN doc into vN+1."""
@@ -224,6 +225,10 @@ def _check_time(value: object, where: str, required: bool) -> None:
 def check_game_doc(doc: object, where: str = "", validate: Validator | None = None) -> StoredGame:
     """Validate (and migrate) one exported game document; return it as a StoredGame.
 
+    "summary" is optional in the document; a dict returned by `validate` replaces it (the
+    engine's own view beats the file's claim); with neither, a minimal one is made from
+    header["created"].
+
     Raises: ImportRefused saying what is wrong and where.
     """
     if not isinstance(doc, dict):
@@ -250,13 +255,23 @@ def check_game_doc(doc: object, where: str = "", validate: Validator | None = No
         raise _refuse(_join(where, "entries"), f"more than {MAX_ENTRIES} entries")
     for i, entry in enumerate(entries):
         check_entry(entry, f"{_join(where, 'entries')}[{i}]")
-    check_summary(doc.get("summary"), _join(where, "summary"))
+    summary = doc.get("summary")
+    if summary is not None:
+        check_summary(summary, _join(where, "summary"))
     if validate is not None:
         try:
-            validate(doc)
+            computed = validate(doc)
         except ValueError as exc:
             raise _refuse(where, str(exc)) from None
-    return StoredGame(doc["header"], entries, doc["summary"])
+        if computed is not None:
+            if problem := plain_json_problem(computed, _join(where, "summary")):
+                raise ImportRefused(problem)
+            check_summary(computed, _join(where, "summary"))
+            summary = computed
+    if summary is None:
+        created = doc["header"]["created"]
+        summary = {"created": created, "updated": created}
+    return StoredGame(doc["header"], entries, summary)
 
 
 def check_backup_doc(

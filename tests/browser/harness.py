@@ -1,0 +1,180 @@
+"""Serve the app in a subprocess and drive it with Playwright + Debian Chromium.
+
+Recipe: /work/shared/notes/FLET-TINYDB-NOTES.md (FLET_FORCE_WEB_SERVER, semantics placeholder,
+click-then-fill for text boxes, Semantics identifiers as stable ids).
+"""
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+CHROMIUM = "/usr/bin/chromium"
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "artifacts" / "screenshots"
+PHONE = {"width": 390, "height": 844}
+TABLET = {"width": 1024, "height": 768}
+LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"]
+
+
+def missing() -> str | None:
+    """Why browser tests cannot run here, or None."""
+    if not Path(CHROMIUM).exists():
+        return f"{CHROMIUM} not installed (apt-get install -y chromium)"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "playwright not installed (pip install playwright)"
+    return None
+
+
+def free_port() -> int:
+    """A free TCP port on localhost."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """The app served over HTTP from a data folder, in its own process."""
+
+    def __init__(self, data_dir: Path, port: int | None = None):
+        self.data_dir = data_dir
+        self.port = port or free_port()
+        self.proc: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/"
+
+    def start(self) -> "Server":
+        env = dict(os.environ, FLET_FORCE_WEB_SERVER="1", FLET_SERVER_PORT=str(self.port),
+                   FLET_WEB_NO_CDN="1", PYTHONPATH=str(ROOT))
+        code = "import sys; from views.app import run; run(False, None, sys.argv[1])"
+        self.proc = subprocess.Popen([sys.executable, "-c", code, str(self.data_dir)], env=env,
+                                     cwd=ROOT, stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                urllib.request.urlopen(self.url, timeout=1).read(64)
+                return self
+            except OSError:
+                if self.proc.poll() is not None:
+                    raise RuntimeError("the app server exited at start") from None
+                time.sleep(0.2)
+        raise RuntimeError("the app server did not answer in 30 s")
+
+    def kill(self) -> None:
+        """SIGKILL, like a crash or a pulled plug."""
+        if self.proc and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+
+
+def sel(identifier: str) -> str:
+    """CSS selector of a control with a stable id."""
+    return f'flt-semantics-host [flt-semantics-identifier="{identifier}"]'
+
+
+class UI:
+    """A page of the app in a fresh browser context."""
+
+    def __init__(self, browser, server: Server, size: dict | None = None):
+        self.context = browser.new_context(viewport=size or PHONE)
+        self.page = self.context.new_page()
+        self.page.set_default_timeout(10_000)
+        self.page.goto(server.url)
+        self.page.wait_for_selector("flt-semantics-placeholder", state="attached")
+        self.page.locator("flt-semantics-placeholder").dispatch_event("click")
+        self.page.wait_for_selector("flt-semantics-host flt-semantics")
+
+    def close(self) -> None:
+        self.context.close()
+
+    def wait(self, identifier: str) -> None:
+        """Wait until a control is on screen."""
+        self.page.wait_for_selector(sel(identifier), state="attached")
+
+    def has(self, identifier: str) -> bool:
+        return self.page.locator(sel(identifier)).count() > 0
+
+    def tap(self, identifier: str) -> None:
+        """Tap a control by id (scrolling it into view)."""
+        for attempt in range(4):  # the screen may redraw under the pointer: try again
+            loc = self.page.locator(sel(identifier)).first
+            try:
+                loc.wait_for(state="attached")
+                loc.scroll_into_view_if_needed(timeout=3000)
+                loc.click(timeout=3000)
+                return
+            except Exception:
+                if attempt == 3:
+                    raise
+                self.page.wait_for_timeout(200)
+
+    def tap_button(self, name: str) -> None:
+        self.page.get_by_role("button", name=name, exact=True).first.click()
+
+    def fill(self, identifier: str, value: str) -> None:
+        """Type into a text field: click it, then fill (the reliable way)."""
+        for attempt in range(4):
+            wrapper = self.page.locator(sel(identifier)).first
+            box = self.page.locator(f"{sel(identifier)} input, {sel(identifier)} textarea").first
+            try:
+                wrapper.wait_for(state="attached")
+                wrapper.scroll_into_view_if_needed(timeout=3000)
+                if box.count() == 0:
+                    wrapper.click(timeout=3000)
+                box.wait_for(state="attached", timeout=3000)
+                box.scroll_into_view_if_needed(timeout=3000)
+                box.click(timeout=3000)
+                box.fill(value, timeout=3000)
+                return
+            except Exception:
+                if attempt == 3:
+                    raise
+                self.page.wait_for_timeout(200)
+
+    def choose(self, identifier: str, option: str) -> None:
+        """Open a dropdown and pick an option by its text."""
+        self.tap(identifier)
+        self.page.get_by_role("button", name=option, exact=True).last.click()
+
+    def read(self, identifier: str) -> str:
+        return self.page.locator(sel(identifier)).first.inner_text().strip()
+
+    def wait_text(self, identifier: str, expected: str, timeout: float = 10_000) -> None:
+        """Wait until a control's text equals `expected`."""
+        self.page.wait_for_function(
+            "([s, v]) => { const e = document.querySelector(s);"
+            " return e && e.textContent.trim() === v; }",
+            arg=[sel(identifier), expected], timeout=timeout)
+
+    def body_text(self) -> str:
+        return self.page.locator("flt-semantics-host").inner_text()
+
+    def shot(self, name: str) -> None:
+        """Save a screenshot for a person to look at."""
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        self.page.wait_for_timeout(250)
+        self.page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
+def fresh_dir(tmp: Path, name: str) -> Path:
+    d = tmp / name
+    shutil.rmtree(d, ignore_errors=True)
+    d.mkdir(parents=True)
+    return d

@@ -1,0 +1,123 @@
+"""A referee's policy for playing a whole game through the browser UI (deterministic taps)."""
+
+import re
+
+from tests.browser.harness import UI
+
+SETTLE_MS = 120
+
+
+def ids(ui: UI) -> list[str]:
+    """Stable ids on screen, in page order."""
+    return ui.page.eval_on_selector_all(
+        "flt-semantics-host [flt-semantics-identifier]",
+        "els => els.map(e => e.getAttribute('flt-semantics-identifier'))")
+
+
+def action_no(ui: UI) -> int:
+    """Number of actions played (from the undo hint)."""
+    m = re.search(r"#(\d+)", ui.read("undo-hint")) if ui.has("undo-hint") else None
+    return int(m.group(1)) if m else -1
+
+
+def act(ui: UI, identifier: str) -> None:
+    """Tap a button that plays an action and wait for the screen to show it."""
+    before = action_no(ui)
+    ui.tap(identifier)
+    ui.page.wait_for_function(
+        "([s, n]) => { const e = document.querySelector(s);"
+        " const m = e && e.textContent.match(/#(\\d+)/);"
+        " return (m && Number(m[1]) !== n) || document.querySelector("
+        "'flt-semantics-host [flt-semantics-identifier=\"error\"]'); }",
+        arg=['flt-semantics-host [flt-semantics-identifier="undo-hint"]', before])
+
+
+def pick(ui: UI, identifier: str) -> None:
+    """Tap a choice (no action played) and let the screen redraw."""
+    ui.tap(identifier)
+    ui.page.wait_for_timeout(SETTLE_MS)
+
+
+def pick_card(ui: UI, prefix: str, k: int) -> None:
+    """Choose a card from a picker; type a Power when the app asks for it."""
+    cards = [i for i in ids(ui) if i.startswith(prefix + "-") and not i.endswith("-power")]
+    pick(ui, cards[k % len(cards)])
+    if ui.has(f"{prefix}-power"):
+        ui.fill(f"{prefix}-power", "3")
+
+
+class Referee:
+    """Plays a game by looking at what the screen offers, like a person would."""
+
+    def __init__(self, ui: UI, ally_options: list[str]):
+        self.ui = ui
+        self.plays = 0
+        self.allies = ally_options
+        self.withdrew = False
+        self.rounds_placed = 0
+
+    def step(self) -> str:
+        ui = self.ui
+        on = ids(ui)
+        if "winner" in on:
+            return "done"
+        if "feed" in on:
+            act(ui, "feed")
+        elif "allies-ok" in on:
+            for i, loc in enumerate(x.removeprefix("ally-") for x in on
+                                    if re.fullmatch(r"ally-(1|2|3|haven)", x)):
+                ui.choose(f"ally-{loc}", self.allies[(i + self.rounds_placed) % len(self.allies)])
+                ui.page.wait_for_timeout(SETTLE_MS)
+            self.rounds_placed += 1
+            act(ui, "allies-ok")
+        elif "hands-ok" in on:
+            act(ui, "hands-ok")
+        elif "pass" in on:
+            act(ui, "pass")
+        elif "play" in on:
+            self.planning_turn(on)
+        elif "withdraw-ok" in on:
+            leave = [i for i in on if i.startswith("withdraw-") and i != "withdraw-ok"]
+            if not self.withdrew and self.rounds_placed >= 2 and len(leave) > 1:
+                self.withdrew = True
+                pick(ui, leave[-1])
+                for uid in {i.split("-")[1] for i in ids(ui) if i.startswith("wd-")}:
+                    pick_card(ui, f"wd-{uid}", 0)
+            act(ui, "withdraw-ok")
+        elif "reveal-ok" in on:
+            for uid in dict.fromkeys(i.split("-")[1] for i in on if i.startswith("rev-")):
+                pick_card(ui, f"rev-{uid}", 2)
+            act(ui, "reveal-ok")
+        elif "take-back-ok" in on:
+            act(ui, "take-back-ok")
+        elif any(i.endswith("-apply") and i.startswith("due-") for i in on):
+            self.resolve_due(on)
+        elif "continue" in on:
+            act(ui, "continue")
+        else:
+            raise AssertionError(f"nothing to tap; on screen: {on}")
+        return "ok"
+
+    def planning_turn(self, on: list[str]) -> None:
+        ui, k = self.ui, self.plays
+        locs = [i for i in on if i.startswith("loc-pick-")]
+        pick(ui, locs[k % len(locs)])
+        if k < 4 and "face-down" in on:
+            pick(ui, "face-down")
+        else:
+            pick_card(ui, "plan-card", 2 + k)
+        if ui.has("blood-1"):
+            pick(ui, "blood-1")
+        self.plays += 1
+        act(ui, "play")
+
+    def resolve_due(self, on: list[str]) -> None:
+        ui = self.ui
+        for i in on:
+            if not (i.startswith("due-") and i.endswith(("-apply", "-decline"))):
+                continue
+            node = ui.page.locator(f'flt-semantics-host [flt-semantics-identifier="{i}"]')
+            if node.get_attribute("aria-disabled") != "true":
+                act(ui, i)
+                return
+        raise AssertionError(f"no due effect can be resolved: {on}")

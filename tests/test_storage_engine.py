@@ -1,0 +1,43 @@
+"""The storage contract as the engine's service uses it (skipped without the engine)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from companion.storage import TinyDBGameStore
+
+service = pytest.importorskip("companion.service")
+cli = pytest.importorskip("companion.cli")
+game_mod = pytest.importorskip("companion.game")
+
+SCRIPT = Path(__file__).resolve().parent.parent / "examples" / "four_players.json"
+
+
+@pytest.mark.skipif(not SCRIPT.exists(), reason="no example script")
+@pytest.mark.xfail(raises=game_mod.ReplayError, strict=False,
+                   reason="engine: Game.action_entry dumps with exclude_none=True, dropping the "
+                   "required CardPlayed.card=None of a face-down card; remove once fixed")
+def test_service_plays_stores_resumes_exports_and_imports(tmp_path: Path) -> None:
+    script = cli.Script.model_validate(json.loads(SCRIPT.read_text()))
+    svc = service.Service(TinyDBGameStore(tmp_path / "a"))
+    game = svc.new_game(script.start.setup or script.start.position)
+    for i, action in enumerate(script.actions):
+        svc.play(action)
+        if i == len(script.actions) // 2:
+            svc.undo()
+            svc.redo()
+    gid = game.header.game_id
+    # a new process: a fresh store on the same folder, the game replayed from its journal
+    resumed = service.Service(TinyDBGameStore(tmp_path / "a"))
+    [listed] = resumed.store.list_games()
+    assert listed["game_id"] == gid and listed["round"] == game.state.round
+    again = resumed.open_game(gid)
+    assert again.state == game.state
+    doc = json.loads(json.dumps(resumed.store.export_game(gid)))
+    other = TinyDBGameStore(tmp_path / "b")
+    assert other.import_game(doc, validate=service.validate_game_document) == gid
+    assert game_mod.Game.from_journal(**{k: v for k, v in other.export_game(gid).items()
+                                         if k in ("header", "entries")}).state == game.state

@@ -1,0 +1,254 @@
+"""View logic through the app factory, no browser: taps are handler calls (issue 5)."""
+
+import random
+
+import pytest
+
+from companion.game import Game
+from companion.service import Service
+from companion.storage import MemoryGameStore, TinyDBGameStore
+from views.app import build, create_app
+from views.state import AppState
+from views.testing import autoplay_step, click, find, has, select, texts, type_in, value
+
+NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve"]
+
+
+def new_game(app: AppState, n: int = 4, clans: tuple[str, ...] = ()) -> None:
+    """Wizard → game → first player → clans (free choice when `clans` given)."""
+    r = app.root
+    click(r, "new-game")
+    for i in range(n):
+        if i >= 4:
+            click(r, "add-player")
+        type_in(r, f"name-{i}", NAMES[i])
+    click(r, "create-game")
+    click(r, "first-0")
+    if clans:
+        for clan in clans:
+            click(r, f"clan-{clan}")
+    else:
+        click(r, "clans-draw")
+        for _ in range(n):
+            click(r, f"clan-{app.legal().clans[0]}")
+
+
+@pytest.fixture
+def app() -> AppState:
+    return build(Service(MemoryGameStore()))
+
+
+def test_factory_builds_a_page() -> None:
+    class FakePage:
+        def __init__(self) -> None:
+            self.controls: list = []
+
+        def add(self, *c: object) -> None:
+            self.controls += c
+
+    page = FakePage()
+    create_app(Service(MemoryGameStore()))(page)  # type: ignore[arg-type]
+    assert page.title == "Vendetta Companion" and page.controls
+
+
+def test_home_lists_actions(app: AppState) -> None:
+    for ident in ("new-game", "quick-score", "rules", "catalogue"):
+        assert has(app.root, ident)
+
+
+def test_wizard_needs_three_names(app: AppState) -> None:
+    click(app.root, "new-game")
+    type_in(app.root, "name-0", "Ann")
+    click(app.root, "create-game")
+    assert app.error and "at least 3" in app.error
+    assert app.service.game is None
+
+
+def test_wizard_tag_team_and_remembered_names(app: AppState) -> None:
+    new_game(app, 4, ("Brujah", "Gangrel", "Nosferatu", "Tremere"))
+    app.go("home")
+    click(app.root, "new-game")
+    assert has(app.root, "known-Ann")
+    click(app.root, "known-Ann")
+    assert find(app.root, "name-0").value == "Ann"
+    for i, n in enumerate(["Bob", "Cat", "Dan"], start=1):
+        type_in(app.root, f"name-{i}", n)
+    click(app.root, "variant-tag")
+    assert "Team 1: Ann & Cat (sitting opposite)" in texts(app.root)
+    click(app.root, "create-game")
+    assert [p.team for p in app.game.state.players] == ["Team 1", "Team 2", "Team 1", "Team 2"]
+
+
+def test_clan_pick_in_turn_order_and_checklist(app: AppState) -> None:
+    new_game(app, 4, ("Brujah", "Gangrel", "Nosferatu", "Tremere"))
+    s = app.game.state
+    assert [p.clan for p in s.players] == ["Brujah", "Gangrel", "Nosferatu", "Tremere"]
+    assert s.phase == "feed"
+    assert has(app.root, "checklist")  # §2 setup checklist before round 1
+    assert value(app.root, "feed-0") == "Ann: +1 Blood (6 → 7)"
+
+
+def test_feed_then_undo_and_redo(app: AppState) -> None:
+    new_game(app, 4, ("Brujah", "Gangrel", "Nosferatu", "Tremere"))
+    click(app.root, "feed")
+    assert app.game.state.phase == "location_setup"
+    click(app.root, "nav-table")
+    assert value(app.root, "blood-0") == "7"
+    click(app.root, "undo")
+    assert value(app.root, "blood-0") == "6"
+    click(app.root, "nav-table")  # back to the phase screen
+    assert has(app.root, "feed")
+    click(app.root, "redo")
+    assert app.game.state.phase == "location_setup"
+
+
+def test_unknown_ally_values_are_asked_and_remembered(app: AppState) -> None:
+    new_game(app, 4, ("Brujah", "Gangrel", "Nosferatu", "Tremere"))
+    click(app.root, "feed")
+    select(app.root, "ally-1", "AL14")
+    assert has(app.root, "ally-1-influence")  # values unknown → small form
+    click(app.root, "allies-ok")
+    assert app.error and "Location #1" in app.error
+    for key, v in (("influence", "2"), ("feed", "1"), ("drain_blood", "3"),
+                   ("drained_influence", "0")):
+        type_in(app.root, f"ally-1-{key}", v)
+    select(app.root, "ally-2", "__new__")
+    type_in(app.root, "ally-2-name", "Night Clerk")
+    click(app.root, "ally-2-human")
+    for key in ("influence", "feed", "drain_blood", "drained_influence"):
+        type_in(app.root, f"ally-2-{key}", "1")
+    select(app.root, "ally-haven", "AL14")
+    for key in ("influence", "feed", "drain_blood", "drained_influence"):
+        type_in(app.root, f"ally-haven-{key}", "2")
+    click(app.root, "allies-ok")
+    assert app.error is None, app.error
+    s = app.game.state
+    assert s.phase == "hand_building"
+    assert s.locations[1].ally and s.locations[1].ally.name == "Night Clerk"
+    assert any(a.name == "Night Clerk" and a.complete() for a in app.catalogue.allies)
+
+
+def _to_planning(app: AppState) -> None:
+    """A 4-player game at Ann's first Planning turn, played through the views."""
+    new_game(app, 4, ("Brujah", "Gangrel", "Nosferatu", "Tremere"))
+    rng = random.Random(0)
+    while app.game.state.phase != "planning":
+        autoplay_step(app, rng)
+
+
+def test_planning_offers_only_legal_blood_and_face_down_has_no_identity(app: AppState) -> None:
+    _to_planning(app)
+    r = app.root
+    assert "Ann's turn 1 of 2" in texts(r)
+    assert has(r, "blood-3") and not has(r, "blood-4")
+    click(r, "loc-pick-1")
+    click(r, "face-down")
+    assert not has(r, "plan-card-BR01")  # no identity asked for a face-down card
+    click(r, "blood-2")
+    click(r, "play")
+    s = app.game.state
+    card = s.locations[0].positions[0].cards[0]
+    assert not card.face_up and card.card is None
+    assert s.players[0].blood == 7 - 1 - 2
+
+
+def test_unknown_power_is_asked(app: AppState) -> None:
+    _to_planning(app)
+    r = app.root
+    click(r, "loc-pick-haven")
+    click(r, "plan-card-BR-HUNT")
+    click(r, "play")
+    assert app.error and "printed Power" in app.error
+    type_in(r, "plan-card-power", "2")
+    click(r, "play")
+    assert app.error is None
+    assert app.game.state.locations[-1].positions[0].cards[0].card.power == 2
+    assert next(c for c in app.catalogue.clan_cards if c.id == "BR-HUNT").power == 2
+
+
+def test_refusal_is_shown_inline_and_changes_nothing(app: AppState) -> None:
+    _to_planning(app)
+    r = app.root
+    click(r, "nav-table")
+    click(r, "effect-open")
+    select(r, "effect-action", "spend_blood")
+    select(r, "effect-player", "0")
+    type_in(r, "effect-amount", "30")
+    before = len(app.game.actions)
+    click(r, "effect-apply")
+    assert has(r, "error") and "last Blood" in app.error
+    assert len(app.game.actions) == before
+
+
+def test_drain_button(app: AppState) -> None:
+    _to_planning(app)
+    uid = app.legal().drainable[0]
+    click(app.root, f"drain-{uid}")
+    assert app.game.state.players[0].blood == 7 + 3  # Victim: Drain → +3 Blood (§1)
+    assert app.game.state.players[0].alliance[0].drained
+
+
+def test_full_game_to_scoreboard_through_views(tmp_path) -> None:
+    store = TinyDBGameStore(tmp_path)
+    app = build(Service(store))
+    new_game(app, 5)
+    rng = random.Random(3)
+    for _ in range(600):
+        if app.game.state.phase == "game_over":
+            break
+        autoplay_step(app, rng)
+        assert app.error is None, app.error
+    board = app.game.scoreboard
+    assert board is not None
+    shown = texts(app.root)
+    assert f"{board.winner} wins!" in shown
+    for row in board.rows:
+        assert value(app.root, f"score-{row.rank}") == str(row.influence.total)
+
+
+def test_stored_game_replays_after_face_down_play(tmp_path) -> None:
+    """Every action is stored before it returns; a face-down card must replay too (§7)."""
+    store = TinyDBGameStore(tmp_path)
+    app = build(Service(store))
+    _to_planning(app)
+    click(app.root, "loc-pick-1")
+    click(app.root, "face-down")
+    click(app.root, "play")
+    stored = store.load(app.game.header.game_id)
+    replay = Game.from_journal(stored.header, stored.entries, verify=True)
+    assert replay.state == app.game.state
+
+
+def test_resume_from_home(tmp_path) -> None:
+    app = build(Service(TinyDBGameStore(tmp_path / "a")))
+    new_game(app, 3, ("Brujah", "Gangrel", "Nosferatu"))
+    click(app.root, "feed")
+    game_id = app.game.header.game_id
+    app2 = build(Service(TinyDBGameStore(tmp_path / "a")))
+    click(app2.root, "game-0")
+    assert app2.game.header.game_id == game_id
+    assert app2.game.state.phase == "location_setup"
+
+
+def test_quick_score(app: AppState) -> None:
+    r = app.root
+    click(r, "quick-score")
+    click(r, "qs-count-3")
+    values = [(8, 10, 1, 3, 0, 2), (2, 12, 0, 3, 0, 0), (5, 12, 0, 3, 0, 0)]
+    for i, row in enumerate(values):
+        type_in(r, f"qs-{i}-name", NAMES[i])
+        for key, v in zip(("blood", "tokens", "diablerie", "active", "drained", "relic"), row,
+                          strict=True):
+            type_in(r, f"qs-{i}-{key}", str(v))
+    click(r, "qs-score")
+    assert app.error is None, app.error
+    # Ann 3+10+2-1 = 14; Bob 15 (2 Blood); Cat 15 (5 Blood) → Cat first on Blood (§12)
+    assert value(r, "winner") == "Cat wins!"
+    assert [value(r, f"score-{k}") for k in (1, 2, 3)] == ["15", "15", "14"]
+    assert "more Blood" in " ".join(texts(r))
+
+
+def test_every_screen_renders(app: AppState) -> None:
+    for screen in ("rules", "catalogue", "quick", "new", "home"):
+        app.go(screen)
+        assert app.root.controls

@@ -1,0 +1,80 @@
+"""The table dashboard: every player's Pool, Diablerie, Alliance and Relic; order; Locations."""
+
+import flet as ft
+
+from companion.rules import turn_order
+from models.state import GameState, PlayerState
+from views.effects import effect_form
+from views.locations_panel import locations_panel
+from views.state import AppState
+from views.theme import GOLD, MUTED, SURFACE, TEXT, button, card, heading, text
+
+
+def _stat(label: str, value: int, color: str, identifier: str) -> ft.Control:
+    return ft.Column([
+        text(str(value), 28, bold=True, color=color, ident_=identifier),
+        ft.Text(label, size=13, color=MUTED)], spacing=0,
+        horizontal_alignment=ft.CrossAxisAlignment.CENTER)
+
+
+def on_relic_use(app: AppState, seat: int) -> None:
+    """Flip a player's Relic (its effect is applied by hand or by the engine)."""
+    app.play({"type": "use_relic", "player": seat})
+
+
+def player_panel(app: AppState, state: GameState, seat: int, p: PlayerState) -> ft.Control:
+    """One player's numbers and Alliance."""
+    tags = [p.clan or "no clan yet"]
+    if p.team:
+        tags.append(p.team)
+    if state.ambition == seat:
+        tags.append("Ambition")
+    if p.eliminated:
+        tags.append("OUT")
+    stats = ft.Row([
+        _stat("Blood", p.blood, "#ff5a6e", f"blood-{seat}"),
+        _stat("Influence", p.influence, GOLD, f"infl-{seat}"),
+        _stat("Diablerie up", p.diablerie_up, TEXT, f"dia-up-{seat}"),
+        _stat("down", p.diablerie_down, MUTED, f"dia-down-{seat}"),
+    ], alignment=ft.MainAxisAlignment.SPACE_AROUND)
+    alliance = []
+    for c in p.alliance:
+        a = c.card
+        if c.drained:
+            alliance.append(text(f"▽ {a.name} — drained, worth {a.drained_influence}", 15,
+                                 color=MUTED))
+        else:
+            alliance.append(text(f"▲ {a.name} — {a.influence} Inf, Feed {a.feed}, "
+                                 f"Drain +{a.drain_blood}", 15))
+    parts: list[ft.Control] = [
+        ft.Row([text(p.name, 20, bold=True), text(" · ".join(tags), 15, color=MUTED)],
+               wrap=True),
+        stats, *alliance]
+    if p.relic:
+        state_txt = "used" if p.relic_used else "unused"
+        parts.append(text(f"Relic: {p.relic.name} ({p.relic.influence} Inf, {state_txt})", 15,
+                          color=GOLD))
+        if not p.relic_used and state.phase not in ("setup", "game_over"):
+            parts.append(button("Use the Relic", lambda e: on_relic_use(app, seat),
+                                primary=False, ident_=f"relic-use-{seat}"))
+    return card(*parts, color=SURFACE, ident_=f"player-{seat}")
+
+
+def dashboard_view(app: AppState) -> list[ft.Control]:
+    """The whole table at a glance."""
+    s = app.game.state
+    order = turn_order(s)
+    names = " → ".join(s.players[p].name for p in order)
+    holder = s.players[s.ambition].name if s.ambition is not None else "not chosen yet"
+    out: list[ft.Control] = [card(
+        text(f"Ambition: {holder}", 18, bold=True, color=GOLD, ident_="ambition"),
+        text(f"Turn order: {names}", 16),
+        color="#241012")]
+    out += [player_panel(app, s, seat, s.players[seat]) for seat in order]
+    out += [player_panel(app, s, i, p) for i, p in enumerate(s.players) if i not in order]
+    if s.round:
+        out.append(heading("Locations", 18))
+        out += locations_panel(s)
+    if s.phase not in ("setup", "game_over"):
+        out += effect_form(app)
+    return out

@@ -1,0 +1,184 @@
+"""Card effects at a Resolution step: due effects from Legal, and any effect by hand (§14)."""
+
+from typing import Any
+
+import flet as ft
+
+from companion.legal import Legal
+from models.common import location_name
+from views.state import AppState
+from views.theme import (
+    GOLD,
+    MUTED,
+    SURFACE_HI,
+    button,
+    card,
+    dropdown,
+    field,
+    heading,
+    text,
+    to_int,
+    wrap,
+)
+
+ACTIONS = [
+    ("gain_blood", "Gain Blood"), ("lose_blood", "Lose Blood"), ("spend_blood", "Spend Blood"),
+    ("steal_blood", "Steal Blood"), ("gain_influence", "Gain Influence"),
+    ("lose_influence", "Lose Influence"), ("power", "Change a card's Power"),
+    ("halve_printed_power", "Halve a card's printed Power"),
+    ("withdraw", "Withdraw from this Location"), ("restore_card", "Restore a drained card"),
+]
+NO_AMOUNT = {"halve_printed_power", "withdraw", "restore_card"}
+NOBODY = "-"
+
+
+def _get(item: Any, *names: str) -> Any:
+    for name in names:
+        value = item.get(name) if isinstance(item, dict) else getattr(item, name, None)
+        if value is not None:
+            return value
+    return None
+
+
+def due_effects(legal: Legal) -> list[Any]:
+    """Pending card effects at this step, if the engine lists them."""
+    return list(getattr(legal, "due", None) or [])
+
+
+def on_due_resolve(app: AppState, uid: str, accept: bool) -> None:
+    """Apply (or decline) a pending card effect."""
+    app.play({"type": "resolve_effect", "card": uid, "accept": accept})
+
+
+def due_panel(app: AppState, legal: Legal) -> list[ft.Control]:
+    """Each pending effect with Apply (and Decline when optional), in turn order."""
+    items = due_effects(legal)
+    if not items:
+        return []
+    s = app.game.state
+    rows: list[ft.Control] = [heading("Card effects due now", 18)]
+    for i, item in enumerate(items):
+        uid = str(_get(item, "uid", "card"))
+        owner = _get(item, "owner", "player", "seat")
+        who = s.players[owner].name if isinstance(owner, int) else str(owner or "")
+        label = _get(item, "label", "name") or uid
+        desc = _get(item, "text") or ""
+        now = uid in (getattr(legal, "next_due", None) or [uid])
+        can = _get(item, "can_accept") is not False
+        buttons = [button("Apply", (lambda e, uid=uid: on_due_resolve(app, uid, True))
+                          if now and can else None, ident_=f"due-{i}-apply")]
+        if _get(item, "optional") or not can:
+            buttons.append(button("Decline" if can else "Cannot apply: skip it",
+                                  (lambda e, uid=uid: on_due_resolve(app, uid, False))
+                                  if now else None, primary=False, ident_=f"due-{i}-decline"))
+        if not now:
+            buttons.append(text("waits for the effects before it", 14, color=MUTED))
+        rows.append(card(text(f"{who}: {label}", 17, bold=True, color=GOLD),
+                         *([text(desc, 15, color=MUTED)] if desc else []),
+                         wrap(*buttons), color=SURFACE_HI, ident_=f"due-{i}"))
+    return [card(*rows)]
+
+
+# --- effect by hand ---------------------------------------------------------------------------
+
+def _form(app: AppState) -> dict:
+    d = app.draft("effect")
+    d.setdefault("open", False)
+    d.setdefault("action", "gain_blood")
+    d.setdefault("player", None)
+    d.setdefault("by", NOBODY)
+    d.setdefault("amount", "1")
+    d.setdefault("card", None)
+    d.setdefault("reason", "")
+    return d
+
+
+def on_effect_toggle(app: AppState) -> None:
+    """Show or hide the form."""
+    d = _form(app)
+    d["open"] = not d["open"]
+    app.render()
+
+
+def on_effect_set(app: AppState, key: str, value: str, rerender: bool = True) -> None:
+    """A form value changed."""
+    _form(app)[key] = value
+    if key in ("action", "player"):
+        _form(app)["card"] = None
+    if rerender:
+        app.render()
+
+
+def on_effect_apply(app: AppState) -> None:
+    """Send the effect."""
+    d = _form(app)
+    if d["player"] is None:
+        app.fail("Effect: choose the player it affects.")
+        return
+    cmd: dict = {"type": "apply_effect", "action": d["action"], "player": int(d["player"]),
+                 "reason": d["reason"].strip()}
+    if d["by"] not in (None, NOBODY):
+        cmd["by"] = int(d["by"])
+    if d["action"] not in NO_AMOUNT:
+        amount = to_int(d["amount"])
+        if amount is None:
+            app.fail("Effect: enter a whole number as the amount.")
+            return
+        cmd["amount"] = amount
+    if d["action"] in ("power", "halve_printed_power", "restore_card"):
+        if not d["card"]:
+            app.fail("Effect: choose the card.")
+            return
+        cmd["card"] = d["card"]
+    app.play(cmd)
+
+
+def _card_options(app: AppState, action: str, seat: int) -> list[tuple[str, str]]:
+    s = app.game.state
+    if action == "restore_card":
+        return [(c.uid, c.card.name) for c in s.players[seat].alliance if c.drained]
+    loc = s.location
+    if loc is None:
+        return []
+    return [(c.uid, c.card.label() if c.face_up and c.card else "face-down card")
+            for c in loc.positions[seat].cards]
+
+
+def effect_form(app: AppState) -> list[ft.Control]:
+    """Apply any effect by hand: the escape hatch for every card the app does not automate."""
+    d = _form(app)
+    if not d["open"]:
+        return [button("Apply an effect by hand", lambda e: on_effect_toggle(app),
+                       primary=False, ident_="effect-open", icon=ft.Icons.EDIT)]
+    s = app.game.state
+    players = [(str(i), p.name) for i, p in enumerate(s.players) if not p.eliminated]
+    parts: list[ft.Control] = [
+        heading("Apply an effect by hand", 18),
+        text("For a card or Relic the app does not apply by itself.", 15, color=MUTED),
+        dropdown("What happens", ACTIONS, d["action"],
+                 lambda v: on_effect_set(app, "action", v), "effect-action"),
+        dropdown("To whom", players, d["player"], lambda v: on_effect_set(app, "player", v),
+                 "effect-player"),
+        dropdown("Whose effect (thief, cause of Frenzy)", [(NOBODY, "nobody / the table"),
+                                                           *players],
+                 d["by"], lambda v: on_effect_set(app, "by", v), "effect-by"),
+    ]
+    if d["action"] not in NO_AMOUNT:
+        label = "Power change (+/−)" if d["action"] == "power" else "Amount"
+        parts.append(field(label, d["amount"],
+                           lambda v: on_effect_set(app, "amount", v, rerender=False),
+                           numeric=True, width=200, ident_="effect-amount"))
+    if d["action"] in ("power", "halve_printed_power", "restore_card") and d["player"]:
+        opts = _card_options(app, d["action"], int(d["player"]))
+        where = "drained cards" if d["action"] == "restore_card" else (
+            f"cards at {location_name(s.location.id)}" if s.location else "cards")
+        parts.append(dropdown("Which card", opts, d["card"],
+                              lambda v: on_effect_set(app, "card", v), "effect-card")
+                     if opts else text(f"No {where} for this player.", 15, color=MUTED))
+    parts += [field("Reason (card name)", d["reason"],
+                    lambda v: on_effect_set(app, "reason", v, rerender=False),
+                    ident_="effect-reason"),
+              wrap(button("Apply effect", lambda e: on_effect_apply(app), ident_="effect-apply"),
+                   button("Close", lambda e: on_effect_toggle(app), primary=False,
+                          ident_="effect-close"))]
+    return [card(*parts, ident_="effect-form")]

@@ -1,0 +1,69 @@
+"""Home: new game, resume, history, quick score, rules and catalogue."""
+
+import flet as ft
+
+from views.frame import frame
+from views.state import AppState
+from views.theme import MUTED, button, card, heading, text
+
+
+def on_new_click(app: AppState) -> None:
+    """Open the new-game wizard."""
+    app.drafts.pop("wizard", None)
+    app.go("new")
+
+
+def on_game_open(app: AppState, game_id: str) -> None:
+    """Resume or view a stored game."""
+    app.open_game(game_id)
+
+
+def _game_row(app: AppState, s: dict, i: int) -> ft.Control:
+    players = ", ".join(s.get("players") or [])
+    if s.get("finished"):
+        scores = s.get("scores") or {}
+        detail = f"Won by {s.get('winner')}  ·  " + ", ".join(
+            f"{k} {v}" for k, v in scores.items())
+        label = "View"
+    else:
+        phase = str(s.get("phase", "")).replace("_", " ")
+        detail = f"Round {s.get('round')} · {phase}" if s.get("round") else "Setting up"
+        label = "Resume"
+    when = str(s.get("updated") or s.get("created") or "")[:16].replace("T", " ")
+    return card(
+        text(players, 18, bold=True),
+        text(f"{detail}", 15, color=MUTED),
+        text(when, 13, color=MUTED),
+        button(label, lambda e: on_game_open(app, s["game_id"]),
+               primary=not s.get("finished"), ident_=f"game-{i}"),
+    )
+
+
+def home_view(app: AppState) -> list[ft.Control]:
+    """The home screen."""
+    try:
+        games = app.service.store.list_games()
+    except Exception:  # noqa: BLE001 - a broken index must not block the home screen
+        games = []
+    unfinished = [g for g in games if not g.get("finished")]
+    finished = [g for g in games if g.get("finished")]
+    body: list[ft.Control] = [
+        button("New game", lambda e: on_new_click(app), ident_="new-game", icon=ft.Icons.ADD),
+        ft.Row([
+            button("Quick score", lambda e: app.go("quick"), primary=False, expand=True,
+                   ident_="quick-score"),
+            button("Rules", lambda e: app.go("rules"), primary=False, expand=True,
+                   ident_="rules"),
+            button("Cards", lambda e: app.go("catalogue"), primary=False, expand=True,
+                   ident_="catalogue"),
+        ], spacing=6),
+    ]
+    if unfinished:
+        body.append(heading("Resume a game"))
+        body += [_game_row(app, g, i) for i, g in enumerate(unfinished)]
+    if finished:
+        body.append(heading("Past games"))
+        body += [_game_row(app, g, len(unfinished) + i) for i, g in enumerate(finished[:30])]
+    if not games:
+        body.append(text("No games yet. Start one with New game.", color=MUTED))
+    return frame(app, "Vendetta Companion", body, subtitle="Referee for the table")

@@ -1,0 +1,42 @@
+"""The Power table at the Location being resolved, explained, and the ranking (§8.4)."""
+
+import flet as ft
+
+from companion.rules import power, present_players
+from models.common import location_name
+from models.state import GameState, LocationState
+from views.theme import GOLD, MUTED, SURFACE_HI, card, heading, text
+
+PLACES = ("1st", "2nd", "3rd")
+
+
+def power_table(state: GameState, loc: LocationState) -> list[ft.Control]:
+    """Each present player's total with its breakdown; the ranking once the Conflict is over."""
+    here = present_players(state, loc)
+    result = loc.result
+    rows: list[ft.Control] = [heading(f"Power at {location_name(loc.id)}", 18)]
+    if result is not None:
+        seats = list(result.ranking) + [p for p in result.totals if p not in result.ranking]
+    else:
+        seats = here
+    for seat in seats:
+        b = power(state, loc, seat)
+        total = result.totals.get(seat, b.total) if result else b.total
+        place = ""
+        if result is not None and seat in result.ranking:
+            rank = result.ranking.index(seat)
+            place = f"{PLACES[rank]} · " if rank < 3 else "no reward · "
+        rows.append(ft.Container(content=ft.Row([
+            ft.Column([text(f"{place}{state.players[seat].name}", 18, bold=True),
+                       text(b.explain(), 14, color=MUTED)], spacing=2, expand=True),
+            text(str(total), 30, bold=True, color=GOLD, ident_=f"power-{seat}"),
+        ]), bgcolor=SURFACE_HI, border_radius=8, padding=10))
+    if not seats:
+        rows.append(text("Nobody is here.", 16, color=MUTED))
+    if result is not None:
+        notes = {"uncontested": "Only one player had cards here: they win and take the "
+                                "1st-place reward alone.",
+                 "no_cards": "Nobody had cards here: no reward, the Ally leaves the game.",
+                 "contested": "Ties go to the player earlier in turn order."}
+        rows.append(text(notes[result.outcome], 15, color=MUTED))
+    return [card(*rows, ident_="power-table")]

@@ -1,0 +1,49 @@
+"""Final scoreboard: ranks, each player's Influence breakdown, the tie-breaks (§12)."""
+
+import flet as ft
+
+from models.state import InfluenceBreakdown, Scoreboard
+from views.theme import GOLD, MUTED, SURFACE, SURFACE_HI, card, heading, text
+
+
+def breakdown_line(b: InfluenceBreakdown) -> str:
+    """'active 3 + drained 0 + tokens 9 + relic 2 − Diablerie 1 = 13'."""
+    parts = [f"active cards {b.active_cards}", f"drained cards {b.drained_cards}",
+             f"tokens {b.tokens}"]
+    if b.relic:
+        parts.append(f"Relic {b.relic}")
+    line = " + ".join(parts)
+    if b.diablerie:
+        line += f" − Diablerie {-b.diablerie}"
+    return f"{line} = {b.total}"
+
+
+def scoreboard_view(board: Scoreboard) -> list[ft.Control]:
+    """The standings, best first."""
+    out: list[ft.Control] = [card(
+        text(f"{board.winner} wins!", 26, bold=True, color=GOLD, ident_="winner"),
+        text("Most Influence wins; a tie goes to more Blood, then to turn order.", 15,
+             color=MUTED), color="#241012")]
+    if board.teams:
+        rows = [text(f"{t.rank}. {t.team}: {t.influence} Influence, {t.blood} Blood"
+                     + (f" — {t.tiebreak}" if t.tiebreak else ""), 17,
+                     ident_=f"team-{t.rank}") for t in board.teams]
+        out.append(card(heading("Teams", 18), *rows))
+    for r in board.rows:
+        status = " · OUT (third Diablerie)" if r.eliminated else ""
+        parts: list[ft.Control] = [
+            ft.Row([text(f"{r.rank}. {r.name}", 20, bold=True),
+                    text(str(r.influence.total), 30, bold=True, color=GOLD,
+                         ident_=f"score-{r.rank}")],
+                   alignment=ft.MainAxisAlignment.SPACE_BETWEEN),
+            text(f"{r.clan or ''} · {r.blood} Blood · turn position {r.turn_position}{status}",
+                 15, color=MUTED),
+            text(breakdown_line(r.influence), 15, ident_=f"breakdown-{r.rank}"),
+        ]
+        if r.tiebreak:
+            parts.append(text(f"Tie-break: {r.tiebreak}", 15, color=GOLD))
+        out.append(card(*parts, color=SURFACE_HI if r.rank == 1 else SURFACE,
+                        ident_=f"row-{r.rank}"))
+    out.append(heading("Influence = active cards + drained cards + tokens + Relic − Diablerie",
+                       14))
+    return out

@@ -1,0 +1,163 @@
+"""The app-state object: the service, the catalogue, the screen, drafts and messages."""
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+import flet as ft
+from pydantic import ValidationError
+
+from companion.catalogue import CatalogueError, merge, parse, shipped
+from companion.errors import RuleError
+from companion.game import Action, Game
+from companion.legal import Legal
+from companion.service import Service
+from models.catalogue import Catalogue
+from models.commands import AnyCommand
+
+Screen = str
+"""home, new, game, table, log, quick, catalogue, rules."""
+
+
+class AppState:
+    """One session's UI state; `render()` rebuilds the screen from it."""
+
+    def __init__(self, service: Service, render: Callable[["AppState"], None] | None = None):
+        self.service = service
+        self.screen: Screen = "home"
+        self.error: str | None = None
+        self.notice: list[str] = []
+        """Lines describing what the last action did (rewards, Frenzy…)."""
+        self.drafts: dict[str, dict[str, Any]] = {}
+        """Unconfirmed form values per form name; cleared when an action is played."""
+        self.root = ft.Column(expand=True, spacing=0)
+        self._render = render
+        self.catalogue = self._load_catalogue()
+        self.renders = 0
+
+    # --- catalogue --------------------------------------------------------------------------
+
+    def _user_catalogue(self) -> dict[str, Any]:
+        try:
+            return dict(self.service.store.load_catalogue())  # type: ignore[attr-defined]
+        except (AttributeError, ValueError):
+            return {}
+
+    def _load_catalogue(self) -> Catalogue:
+        try:
+            return merge(shipped(), parse(self._user_catalogue()))
+        except CatalogueError:
+            return shipped()
+
+    def remember(self, section: str, entry: dict[str, Any]) -> None:
+        """Save card values the user entered into their catalogue, then reload it."""
+        doc = self._user_catalogue()
+        items = [e for e in doc.get(section, []) if e.get("id") != entry["id"]]
+        doc[section] = [*items, {k: v for k, v in entry.items() if v is not None}]
+        try:
+            parse(doc)
+            self.service.store.save_catalogue(doc)  # type: ignore[attr-defined]
+        except (AttributeError, ValueError, OSError):
+            return
+        self.catalogue = self._load_catalogue()
+
+    @staticmethod
+    def new_id(prefix: str, name: str) -> str:
+        """A catalogue id for a card the user typed in."""
+        slug = re.sub(r"[^A-Za-z0-9]+", "-", name).strip("-").upper()[:18] or "CARD"
+        return f"{prefix}-{slug}"
+
+    # --- game ---------------------------------------------------------------------------------
+
+    @property
+    def game(self) -> Game:
+        """The open game."""
+        assert self.service.game is not None, "no game is open"
+        return self.service.game
+
+    def legal(self) -> Legal:
+        """What is legal now in the open game."""
+        return self.game.legal()
+
+    def draft(self, name: str) -> dict[str, Any]:
+        """The draft values of a form (created empty)."""
+        return self.drafts.setdefault(name, {})
+
+    def go(self, screen: Screen) -> None:
+        """Show another screen."""
+        self.screen = screen
+        self.error = None
+        self.render()
+
+    def play(self, command: AnyCommand | dict) -> Action | None:
+        """Play a command through the service; a refusal is shown inline, nothing changes."""
+        try:
+            action = self.service.play(command)
+        except RuleError as err:
+            self.error = f"Not allowed: {err.reason} ({err.rule})"
+            self.render()
+            return None
+        except (ValidationError, ValueError) as err:
+            self.error = f"Not accepted: {_first_error(err)}"
+            self.render()
+            return None
+        from views.describe import notable
+        self.error = None
+        self.drafts.clear()
+        self.notice = notable(self.game.state, action)
+        if self.screen not in ("game", "table"):
+            self.screen = "game"
+        self.render()
+        return action
+
+    def undo(self) -> None:
+        """Take back the last action."""
+        try:
+            self.service.undo()
+        except IndexError:
+            self.error = "Nothing to undo: this is the start of the game."
+        else:
+            self.error, self.notice = None, []
+            self.drafts.clear()
+        self.render()
+
+    def redo(self) -> None:
+        """Play again the last action taken back."""
+        try:
+            self.service.redo()
+        except IndexError:
+            self.error = "Nothing to redo."
+        else:
+            self.error, self.notice = None, []
+        self.render()
+
+    def open_game(self, game_id: str) -> None:
+        """Resume (or view) a stored game."""
+        try:
+            self.service.open_game(game_id)
+        except Exception as err:  # noqa: BLE001 - any load failure is shown, not raised
+            self.error = f"This game could not be opened: {err}"
+            self.render()
+            return
+        self.error, self.notice = None, []
+        self.drafts.clear()
+        self.go("game")
+
+    def fail(self, message: str) -> None:
+        """Show a problem with the user's input."""
+        self.error = message
+        self.render()
+
+    def render(self) -> None:
+        """Rebuild the view tree for the current state."""
+        self.renders += 1
+        if self._render is not None:
+            self._render(self)
+
+
+def _first_error(err: Exception) -> str:
+    if isinstance(err, ValidationError):
+        e = err.errors()[0]
+        where = ".".join(str(x) for x in e["loc"] if not isinstance(x, int))
+        return f"{where}: {e['msg']}" if where else e["msg"]
+    return str(err)

@@ -1,0 +1,159 @@
+"""Find and operate controls by their stable id, without a browser (tests and benchmarks)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+import flet as ft
+
+if TYPE_CHECKING:
+    from views.state import AppState
+
+
+def walk(control: ft.Control) -> Iterator[ft.Control]:
+    """Every control in a tree, depth first."""
+    yield control
+    content = getattr(control, "content", None)
+    if isinstance(content, ft.Control):
+        yield from walk(content)
+    for child in getattr(control, "controls", None) or []:
+        if isinstance(child, ft.Control):
+            yield from walk(child)
+
+
+def find(root: ft.Control, identifier: str) -> ft.Control:
+    """The control wrapped by `ft.Semantics(identifier=...)`.
+
+    Raises:
+        LookupError: no such id on screen.
+    """
+    for c in walk(root):
+        if isinstance(c, ft.Semantics) and c.identifier == identifier:
+            assert c.content is not None
+            return c.content
+    raise LookupError(f"no control {identifier!r} on screen; ids: {ids(root)}")
+
+
+def ids(root: ft.Control) -> list[str]:
+    """Every stable id on screen."""
+    return [c.identifier for c in walk(root) if isinstance(c, ft.Semantics) and c.identifier]
+
+
+def has(root: ft.Control, identifier: str) -> bool:
+    """Whether a control with this id is on screen."""
+    return identifier in ids(root)
+
+
+def click(root: ft.Control, identifier: str) -> None:
+    """Tap a button."""
+    c = find(root, identifier)
+    if c.disabled or c.on_click is None:  # type: ignore[attr-defined]
+        raise AssertionError(f"{identifier!r} is disabled")
+    c.on_click(None)  # type: ignore[attr-defined]
+
+
+def type_in(root: ft.Control, identifier: str, value: str) -> None:
+    """Type into a text field."""
+    c = find(root, identifier)
+    c.value = value  # type: ignore[attr-defined]
+    c.on_change(None)  # type: ignore[attr-defined]
+
+
+def select(root: ft.Control, identifier: str, key: str) -> None:
+    """Choose an option of a dropdown."""
+    c = find(root, identifier)
+    assert isinstance(c, ft.Dropdown)
+    assert key in [o.key for o in c.options], f"{key!r} not among {[o.key for o in c.options]}"
+    c.value = key
+    c.on_select(None)  # type: ignore[misc]
+
+
+def texts(root: ft.Control) -> list[str]:
+    """Every text on screen."""
+    return [str(c.value) for c in walk(root) if isinstance(c, ft.Text) and c.value]
+
+
+def value(root: ft.Control, identifier: str) -> str:
+    """The text shown by a Text with this id."""
+    c = find(root, identifier)
+    return str(c.value)  # type: ignore[attr-defined]
+
+
+def autoplay_step(app: AppState, rng: random.Random, *, withdraw: bool = True) -> str:
+    """Take the next action of the open game through the UI, as a referee would; returns
+    what was tapped. Used by tests and the benchmark."""
+    r = app.root
+    legal = app.legal()
+    s = app.game.state
+    if legal.phase == "setup":
+        if "set_first_player" in legal.commands:
+            click(r, "first-0")
+        elif "offer_clans" in legal.commands:
+            click(r, "clans-draw")
+        else:
+            click(r, f"clan-{legal.clans[0]}")
+        return "setup"
+    if legal.phase == "feed":
+        click(r, "feed")
+    elif legal.phase == "location_setup":
+        allies = app.catalogue.allies
+        for i, loc in enumerate(s.locations):
+            entry = allies[(i + s.round) % len(allies)]
+            select(r, f"ally-{loc.id}", entry.id)
+            if not entry.complete():
+                type_in(r, f"ally-{loc.id}-name", entry.name or f"Ally {entry.id}")
+                click(r, f"ally-{loc.id}-{entry.kind or 'human'}")
+                for key, v in (("influence", 2), ("feed", 1), ("drain_blood", 2),
+                               ("drained_influence", 0)):
+                    type_in(r, f"ally-{loc.id}-{key}", str(v))
+        click(r, "allies-ok")
+    elif legal.phase == "hand_building":
+        click(r, "hands-ok")
+    elif legal.phase == "planning":
+        if "pass_turn" in legal.commands:
+            click(r, "pass")
+            return "pass"
+        click(r, f"loc-pick-{rng.choice(legal.locations)}")
+        if legal.can_play_face_down and rng.random() < 0.3:
+            click(r, "face-down")
+        else:
+            _pick_card(app, "plan-card", s.players[legal.actor or 0].clan, rng)
+        from views.planning import blood_limit
+
+        d = app.draft("plan")
+        top = blood_limit(legal, d["loc"], d.get("face_up", True))
+        click(r, f"blood-{rng.randint(0, top)}")
+        click(r, "play")
+    elif legal.phase == "resolution":
+        if legal.step == "withdraw":
+            if withdraw and len(legal.present) > 1 and rng.random() < 0.25:
+                seat = legal.present[-1]
+                click(r, f"withdraw-{seat}")
+                for uid in legal.face_down.get(seat, []):
+                    _pick_card(app, f"wd-{uid}", s.players[seat].clan, rng)
+            click(r, "withdraw-ok")
+        elif legal.step == "revelation":
+            for seat, uids in legal.face_down.items():
+                for uid in uids:
+                    _pick_card(app, f"rev-{uid}", s.players[seat].clan, rng)
+            click(r, "reveal-ok")
+        elif getattr(legal, "awaiting", None) == "take_back_blood":
+            click(r, "take-back-ok")
+        elif getattr(legal, "due", None):
+            due = list(legal.due)
+            i = next(i for i, d in enumerate(due) if d.uid in legal.next_due)
+            click(r, f"due-{i}-apply" if due[i].can_accept else f"due-{i}-decline")
+        else:
+            click(r, "continue")
+    return legal.phase
+
+
+def _pick_card(app: AppState, prefix: str, clan: object, rng: random.Random) -> None:
+    from views.card_picker import entries_for
+
+    entry = rng.choice(entries_for(app, clan))  # type: ignore[arg-type]
+    click(app.root, f"{prefix}-{entry.id}")
+    if entry.power is None:
+        type_in(app.root, f"{prefix}-power", str(rng.randint(1, 5)))

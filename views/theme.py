@@ -1,0 +1,133 @@
+"""Colours, sizes and small control helpers shared by every view (dark red/black theme)."""
+
+from collections.abc import Callable
+from typing import Any
+
+import flet as ft
+
+BLOOD = "#b3122b"
+"""Accent: buttons, Blood."""
+BLOOD_DARK = "#5c0a17"
+BG = "#0d0708"
+SURFACE = "#1c1113"
+SURFACE_HI = "#2a1a1d"
+TEXT = "#f3e9e6"
+MUTED = "#bfaaa6"
+GOLD = "#e0b35a"
+"""Influence."""
+ERROR_BG = "#4a0d14"
+OK = "#7fc28a"
+TOUCH = 52
+"""Height of every tappable control (≥ 48 px)."""
+
+Handler = Callable[[Any], None]
+
+
+def theme() -> ft.Theme:
+    """The app's dark theme."""
+    return ft.Theme(
+        color_scheme_seed=BLOOD,
+        color_scheme=ft.ColorScheme(primary=BLOOD, on_primary=TEXT, surface=BG, on_surface=TEXT,
+                                    secondary=GOLD, error="#ff6b6b"),
+        scaffold_bgcolor=BG,
+    )
+
+
+def ident(identifier: str, control: ft.Control, label: str | None = None) -> ft.Semantics:
+    """Wrap a control with a stable id (tests, accessibility)."""
+    return ft.Semantics(identifier=identifier, label=label, content=control)
+
+
+def text(value: str, size: int = 17, *, color: str = TEXT, bold: bool = False,
+         ident_: str | None = None) -> ft.Control:
+    """Readable body text; `ident_` gives it a stable id."""
+    t = ft.Text(value, size=size, color=color,
+                weight=ft.FontWeight.BOLD if bold else None)
+    return ident(ident_, t) if ident_ else t
+
+
+def heading(value: str, size: int = 22) -> ft.Text:
+    """A section title."""
+    return ft.Text(value, size=size, weight=ft.FontWeight.BOLD, color=TEXT)
+
+
+def button(label: str, on_click: Handler | None, *, primary: bool = True,
+           selected: bool = False, expand: bool | int | None = None, disabled: bool = False,
+           ident_: str | None = None, icon: ft.IconData | None = None,
+           width: int | None = None) -> ft.Control:
+    """A large button; `selected` marks a chosen option of a group."""
+    if selected:
+        bg, fg, border = GOLD, "#1a0d00", None
+    elif primary:
+        bg, fg, border = BLOOD, TEXT, None
+    else:
+        bg, fg, border = SURFACE_HI, TEXT, ft.BorderSide(1, "#5a3a3f")
+    b = ft.Button(
+        content=label, icon=icon, on_click=on_click, height=TOUCH, expand=expand, width=width,
+        disabled=disabled or on_click is None,
+        style=ft.ButtonStyle(bgcolor=bg, color=fg, side=border,
+                             shape=ft.RoundedRectangleBorder(radius=10),
+                             padding=ft.Padding.symmetric(horizontal=14),
+                             text_style=ft.TextStyle(size=17, weight=ft.FontWeight.W_600)),
+    )
+    if not ident_:
+        return b
+    sem = ident(ident_, b)
+    sem.expand = expand
+    return sem
+
+
+def card(*controls: ft.Control, color: str = SURFACE, ident_: str | None = None) -> ft.Control:
+    """A padded panel grouping related controls."""
+    c = ft.Container(content=ft.Column(list(controls), spacing=10), bgcolor=color,
+                     border_radius=12, padding=14)
+    return ident(ident_, c) if ident_ else c
+
+
+def wrap(*controls: ft.Control, spacing: int = 8) -> ft.Row:
+    """A row that wraps onto several lines on a narrow screen."""
+    return ft.Row(list(controls), wrap=True, spacing=spacing, run_spacing=spacing)
+
+
+def field(label: str, value: str, on_change: Handler, *, numeric: bool = False,
+          width: int | None = None, ident_: str | None = None,
+          expand: bool | None = None, col: int | None = None) -> ft.Control:
+    """A text input with a stable id; `on_change` gets the typed value."""
+    tf = ft.TextField(label=label, value=value, width=width, expand=None if ident_ else expand,
+                      keyboard_type=ft.KeyboardType.NUMBER if numeric else None,
+                      text_size=18, border_color="#6b4a4f", focused_border_color=GOLD,
+                      label_style=ft.TextStyle(color=MUTED))
+    tf.on_change = lambda e: on_change(tf.value)
+    if not ident_:
+        return tf
+    sem = ident(ident_, tf)
+    sem.expand = expand
+    if col is not None:
+        sem.col = col
+    return sem
+
+
+def dropdown(label: str, options: list[tuple[str, str]], value: str | None,
+             on_select: Handler, identifier: str, width: int | None = None) -> ft.Control:
+    """A labelled choice list with a stable id (Dropdowns have no accessible name)."""
+    dd = ft.Dropdown(label=label, value=value, width=width, text_size=17,
+                     options=[ft.dropdown.Option(key=k, text=t) for k, t in options],
+                     border_color="#6b4a4f", focused_border_color=GOLD,
+                     label_style=ft.TextStyle(color=MUTED))
+    dd.on_select = lambda e: on_select(dd.value)
+    return ident(identifier, dd, label)
+
+
+def error_box(message: str) -> ft.Control:
+    """A refusal explained inline."""
+    return ident("error", ft.Container(
+        content=ft.Text(message, size=17, color="#ffd6d6"), bgcolor=ERROR_BG,
+        border=ft.Border.all(1, "#ff6b6b"), border_radius=10, padding=12), "Refused")
+
+
+def to_int(value: str | None, default: int | None = None) -> int | None:
+    """Parse a whole number typed by the user."""
+    try:
+        return int(str(value).strip())
+    except (TypeError, ValueError):
+        return default

@@ -1,0 +1,167 @@
+"""New game wizard, first page: players, seat order and variants (§2, §13)."""
+
+import random
+
+import flet as ft
+from pydantic import ValidationError
+
+from models.setup import GameSetup, PlayerSetup, Variants
+from views.frame import frame
+from views.state import AppState
+from views.theme import MUTED, button, card, field, heading, text, wrap
+
+
+def _draft(app: AppState) -> dict:
+    d = app.draft("wizard")
+    d.setdefault("names", ["", "", "", ""])
+    d.setdefault("relics", False)
+    d.setdefault("location_cards", False)
+    d.setdefault("tag_team", False)
+    return d
+
+
+def known_names(app: AppState) -> list[str]:
+    """Player names from earlier games, most recent first."""
+    seen: dict[str, None] = {}
+    try:
+        games = app.service.store.list_games()
+    except Exception:  # noqa: BLE001
+        games = []
+    for g in games:
+        for name in g.get("players") or []:
+            seen.setdefault(name, None)
+    return list(seen)[:16]
+
+
+def teams_for(n: int) -> list[str]:
+    """Team of each seat in tag team: teammates sit opposite (A1, B1, A2, B2…) (§13)."""
+    half = n // 2
+    return [f"Team {i % half + 1}" for i in range(n)]
+
+
+def on_name_change(app: AppState, i: int, value: str) -> None:
+    """A name was typed."""
+    _draft(app)["names"][i] = value
+
+
+def on_known_pick(app: AppState, name: str) -> None:
+    """Put a remembered name in the first empty seat (or a new seat)."""
+    names = _draft(app)["names"]
+    if name in names:
+        return
+    if "" in [n.strip() for n in names]:
+        names[[n.strip() for n in names].index("")] = name
+    elif len(names) < 6:
+        names.append(name)
+    app.render()
+
+
+def on_seat_add(app: AppState) -> None:
+    """Add a seat (up to 6)."""
+    names = _draft(app)["names"]
+    if len(names) < 6:
+        names.append("")
+    app.render()
+
+
+def on_seat_remove(app: AppState, i: int) -> None:
+    """Remove a seat (at least 3 stay)."""
+    names = _draft(app)["names"]
+    if len(names) > 3:
+        names.pop(i)
+    app.render()
+
+
+def on_seat_up(app: AppState, i: int) -> None:
+    """Move a player one seat earlier (clockwise order)."""
+    names = _draft(app)["names"]
+    if i > 0:
+        names[i - 1], names[i] = names[i], names[i - 1]
+    app.render()
+
+
+def on_variant_toggle(app: AppState, key: str) -> None:
+    """Turn a variant on or off."""
+    d = _draft(app)
+    d[key] = not d[key]
+    app.render()
+
+
+def on_create_click(app: AppState) -> None:
+    """Create the game and go on to the table setup."""
+    d = _draft(app)
+    names = [n.strip() for n in d["names"] if n.strip()]
+    if len(names) < 3:
+        app.fail("Enter at least 3 player names.")
+        return
+    tag = d["tag_team"]
+    teams = teams_for(len(names)) if tag else [None] * len(names)
+    try:
+        setup = GameSetup(
+            players=[PlayerSetup(name=n, team=t) for n, t in zip(names, teams, strict=True)],
+            variants=Variants(relics=d["relics"], location_cards=d["location_cards"],
+                              tag_team=tag),
+            seed=random.randrange(2**31))
+    except ValidationError as err:
+        app.fail(err.errors()[0]["msg"].removeprefix("Value error, "))
+        return
+    app.service.new_game(setup)
+    app.drafts.clear()
+    app.notice = []
+    app.go("game")
+
+
+def wizard_view(app: AppState) -> list[ft.Control]:
+    """Players in clockwise seat order, remembered names, variants."""
+    d = _draft(app)
+    names: list[str] = d["names"]
+    rows: list[ft.Control] = []
+    for i, name in enumerate(names):
+        rows.append(ft.Row([
+            text(f"{i + 1}", 18, color=MUTED),
+            field(f"Player {i + 1}", name, lambda v, i=i: on_name_change(app, i, v),
+                  expand=True, ident_=f"name-{i}"),
+            ft.IconButton(icon=ft.Icons.ARROW_UPWARD, tooltip="Move up", width=48, height=48,
+                          on_click=lambda e, i=i: on_seat_up(app, i), disabled=i == 0),
+            ft.IconButton(icon=ft.Icons.CLOSE, tooltip="Remove", width=48, height=48,
+                          on_click=lambda e, i=i: on_seat_remove(app, i),
+                          disabled=len(names) <= 3),
+        ], spacing=4))
+    body: list[ft.Control] = [
+        heading("Who is playing?"),
+        text("Enter the players in clockwise order around the table (3 to 6).", 16,
+             color=MUTED),
+        *rows,
+        button("Add a player", (lambda e: on_seat_add(app)) if len(names) < 6 else None,
+               primary=False, ident_="add-player"),
+    ]
+    known = [n for n in known_names(app) if n not in names]
+    if known:
+        body += [text("Played before (tap to add):", 15, color=MUTED),
+                 wrap(*[button(n, lambda e, n=n: on_known_pick(app, n), primary=False,
+                               ident_=f"known-{n}") for n in known])]
+    n = len(names)
+    tag_ok = n in (4, 6)
+    variants = [
+        text("3-player mode applies by itself with 3 players.", 15, color=MUTED),
+        button(f"Relics: {'on' if d['relics'] else 'off'}",
+               lambda e: on_variant_toggle(app, "relics"), selected=d["relics"],
+               primary=False, ident_="variant-relics"),
+        button(f"Location cards: {'on' if d['location_cards'] else 'off'}",
+               lambda e: on_variant_toggle(app, "location_cards"),
+               selected=d["location_cards"], primary=False, ident_="variant-locations"),
+        button(f"Tag team: {'on' if d['tag_team'] else 'off'}",
+               (lambda e: on_variant_toggle(app, "tag_team")) if tag_ok or d["tag_team"]
+               else None, selected=d["tag_team"], primary=False, ident_="variant-tag"),
+    ]
+    if not tag_ok:
+        variants.append(text("Tag team needs 4 or 6 players.", 14, color=MUTED))
+    elif d["tag_team"]:
+        teams = teams_for(n)
+        filled = [x.strip() or f"Player {i + 1}" for i, x in enumerate(names)][:n]
+        for t in sorted(set(teams)):
+            members = " & ".join(p for p, tt in zip(filled, teams, strict=True) if tt == t)
+            variants.append(text(f"{t}: {members} (sitting opposite)", 15))
+    body += [card(heading("Variants", 18), *variants),
+             button("Create game", lambda e: on_create_click(app), ident_="create-game")]
+    return frame(app, "New game", body, subtitle="Step 1: players and variants")
