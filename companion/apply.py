@@ -1,5 +1,6 @@
 """The one pure fold: state = apply(state, event). No validation here: commands validate."""
 
+from companion.scoring import scoreboard
 from models.cards import VICTIM, AllianceCard
 from models.common import SCHEMA_VERSION
 from models.events import (
@@ -107,6 +108,8 @@ def initial_state(event: AnyEvent) -> GameState:
         )
     elif isinstance(event, PositionLoaded):
         state = _state_from_position(event.position)
+        if state.phase == "game_over":
+            state.scoreboard = scoreboard(state)
     else:
         raise ValueError(f"a game starts with game_created or position_loaded, not {event.type}")
     state.events = 1

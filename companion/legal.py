@@ -161,7 +161,8 @@ def _resolution(s: GameState, base: dict) -> Legal:
     face_down = {p: uids for p, uids in face_down.items() if uids}
     where = location_name(loc.id)
     prompts = {
-        "withdraw": f"{where}: each player here reveals Stay or Withdraw.",
+        "withdraw": f"{where}: each player here reveals Stay or Withdraw." if here else
+                    f"{where}: nobody is here; continue.",
         "revelation": f"{where}: turn the face-down cards up and say what they are.",
         "preparation": f"{where}: apply Preparation effects in turn order, then continue.",
         "conflict": f"{where}: apply Conflict effects in turn order, then continue to "

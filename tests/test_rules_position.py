@@ -129,9 +129,6 @@ def test_s13_position_valid_tag_team_and_three_player_positions_load() -> None:
     assert p(game3, "Cy").blood == 6
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: a Position entered at game_over has no "
-                                       "scoreboard (Game.scoreboard is None, legal() says "
-                                       "'? wins')")
 def test_s12_position_at_game_over_is_scored() -> None:
     """§12: a position entered at the end of the game ('just score it') has final standings."""
     players = [seat("Ann", influence=5), seat("Bo", influence=2), seat("Cy", influence=7)]

@@ -128,7 +128,6 @@ def repair_tail(path: Path) -> None:
 
     Raises: FileNotFoundError; OSError.
     """
-    return
     with path.open("rb+") as fh:
         size = fh.seek(0, os.SEEK_END)
         if size == 0:
@@ -161,8 +160,7 @@ def append_line(path: Path, line: bytes) -> None:
     try:
         view = memoryview(line)
         while view:
-            n = os.write(fd, view[:max(1, len(view) // 2)])
-            view = view[n:]
+            view = view[os.write(fd, view):]
         os.fsync(fd)
     finally:
         os.close(fd)
