@@ -93,7 +93,8 @@ def card_power(card: DeployedCard) -> CardPower:
     if any(m.kind == "halve_printed" for m in card.modifiers):
         base //= 2
     total = base + sum(m.amount for m in card.modifiers if m.kind == "add")
-    return CardPower(uid=card.uid, label=card.card.name or card.card.id or "card",
+    kind = f"{card.card.kind.capitalize()} card" if card.card.kind else "Card"
+    return CardPower(uid=card.uid, label=card.card.name or card.card.id or kind,
                      owner=card.owner, face_up=True, printed=printed,
                      modifiers=list(card.modifiers), power=max(0, total))
 

@@ -505,3 +505,45 @@ def test_restoring_relic_only_on_its_owners_planning_turn():
     with pytest.raises(RuleError, match="Planning turn"):
         g.play({"type": "use_relic", "player": "B", "card": uid})
     assert g.state.model_dump() == before
+
+
+# --- a whole script through the CLI -----------------------------------------------------------
+
+def test_card_effects_example_applies_every_automated_card(capsys):
+    """Issue 3 'done when': examples/card_effects.json plays through the CLI with every §15
+    effect applied by the engine."""
+    import json
+    from pathlib import Path
+
+    from companion.cli import main
+
+    path = Path(__file__).parent.parent / "examples" / "card_effects.json"
+    assert main(["play", str(path), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["scoreboard"]["winner"] == "Ada"
+    assert [r["name"] for r in out["scoreboard"]["rows"]] == ["Ada", "Ben", "Dov", "Cat"]
+    assert out["scoreboard"]["rows"][-1]["influence"]["diablerie"] == -2  # AL14
+
+    script = json.loads(path.read_text())
+    g = Game.new(Position.model_validate(script["start"]["position"]))
+    for cmd in script["actions"]:
+        g.play(cmd)
+    ev = g.events
+    resolved = {g.state.players[e.player].name + ":" + e.uid for e in ev
+                if e.type == "effect_resolved"}
+    assert len(resolved) >= 6
+    effects_played = {e.card.effect for e in ev if e.type == "card_played" and e.card}
+    assert {"BR01", "BR03", "BR04", "BR07", "GA02", "NO07", "TR05"} <= effects_played
+    reasons = " | ".join(getattr(e, "reason", "") for e in ev)
+    for needle in ("(BR03)", "(BR07)", "(BR04)", "(TR05)", "(NO07)", "The Collar",
+                   "ALLY-FRENZY-BONUS", "ALLY-ACQUIRE-5", "ALLY-ACQUIRE-PER-CARD",
+                   "ALLY-ACQUIRE-3", "Restoring relic", "looked at 1 face-down"):
+        assert needle in reasons, needle
+    assert any(e.type == "power_modified" and e.modifier.kind == "halve_printed" for e in ev)
+    assert any(e.type == "power_modified" and e.modifier.amount == -2 for e in ev)
+    assert any(e.type == "card_drained" and e.frenzy and not e.random for e in ev)  # AL30
+    assert any(e.type == "diablerie_taken" and e.count == 2 for e in ev)  # AL14
+    assert any(e.type == "awaiting_choice" and e.choice == "take_back_blood" for e in ev)
+    assert sum(e.type == "relic_used" for e in ev) == 2
+    tie = next(e for e in ev if e.type == "conflict_resolved" and e.location == "2")
+    assert tie.result.totals[0] == tie.result.totals[1] and tie.result.ranking[0] == 1
