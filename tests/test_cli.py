@@ -75,7 +75,7 @@ def test_examples_show_the_documented_features():
     assert any(a["type"] == "apply_effect" and a.get("draws") for a in actions)
     assert any(a["type"] == "play_card" and a.get("diablerie") for a in actions)
     assert any(a["type"] == "play_card" and a.get("face_up") is False for a in actions)
-    assert any(a["type"] == "choose_withdraw" and a["withdraw"] for a in actions)
+    assert any(a["type"] == "choose_withdraw" and a.get("withdraw") for a in actions)
 
 
 def test_play_prints_the_state_before_the_end(capsys, tmp_path):
