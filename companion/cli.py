@@ -126,6 +126,8 @@ class GameDocument(Frozen):
     schema_version: int
     header: GameHeader
     entries: list[ActionEntry | UndoEntry | RedoEntry]
+    summary: dict[str, Any] | None = None
+    """History-index summary, as exported by the app's storage (optional)."""
 
 
 def schemas() -> dict[str, dict[str, Any]]:
@@ -324,6 +326,48 @@ def cmd_score(path: str, as_json: bool) -> int:
     return 0
 
 
+def _service(data_dir: str | None) -> Any:
+    from companion.paths import resolve_data_dir
+    from companion.service import Service
+    from companion.storage import TinyDBGameStore
+
+    return Service(TinyDBGameStore(resolve_data_dir(data_dir)))
+
+
+def cmd_catalogue(action: str, path: str | None, data_dir: str | None) -> int:
+    """Show, export or import the card catalogue (shipped facts + the user's entries)."""
+    from companion.catalogue import CatalogueError
+
+    svc = _service(data_dir)
+    try:
+        if action == "export":
+            Path(path).write_text(json.dumps(svc.export_catalogue(), indent=1) + "\n")
+            print(f"catalogue written to {path}")
+        elif action == "import":
+            try:
+                doc = json.loads(Path(path).read_text("utf-8"))
+            except (OSError, ValueError) as err:
+                raise InputError(f"{path}: not a readable JSON file ({err})") from None
+            svc.import_catalogue(doc)
+            print(f"catalogue merged from {path}")
+        else:
+            cat = svc.catalogue()
+            for c in cat.clan_cards:
+                known = "" if c.complete() else "  [values to enter]"
+                print(f"{c.id:10} {c.clan:10} {c.name or '?':22} {c.kind or '?':12} "
+                      f"{'?' if c.power is None else c.power}{known}")
+            for a in cat.allies:
+                vals = (a.influence, a.feed, a.drain_blood, a.drained_influence)
+                shown = "/".join("?" if v is None else str(v) for v in vals)
+                print(f"{a.id:22} {a.name or '?':36} {a.kind or '?':8} {shown}")
+    except CatalogueError as err:
+        print(f"catalogue refused: {err}", file=sys.stderr)
+        return 1
+    finally:
+        svc.store.close()
+    return 0
+
+
 def run_app(web: bool, port: int, data_dir: str | None) -> int:
     """Start the Flet app, if the UI is installed."""
     try:
@@ -352,6 +396,12 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument(arg, help="JSON file")
         p.add_argument("--json", action="store_true", help="print JSON instead of text")
         p.add_argument("--data-dir", default=argparse.SUPPRESS, help="accepted, not used")
+    p = sub.add_parser("catalogue", help="show, export or import the card catalogue",
+                       description="The card catalogue: facts shipped with the companion plus "
+                                   "values you entered from your own cards.")
+    p.add_argument("action", choices=["show", "export", "import"])
+    p.add_argument("file", nargs="?", help="JSON file (export/import)")
+    p.add_argument("--data-dir", default=argparse.SUPPRESS, help="folder for saved data")
     return parser
 
 
@@ -363,6 +413,10 @@ def main(argv: list[str] | None = None) -> int:
             return cmd_play(args.script, args.json)
         if args.command == "score":
             return cmd_score(args.file, args.json)
+        if args.command == "catalogue":
+            if args.action != "show" and not args.file:
+                raise InputError(f"catalogue {args.action} needs a FILE")
+            return cmd_catalogue(args.action, args.file, getattr(args, "data_dir", None))
     except InputError as err:
         print(err, file=sys.stderr)
         return 2

@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from companion.apply import apply, initial_state
+from companion.apply import apply_in_place, initial_state
 from companion.engine import execute
 from companion.legal import Legal, legal
 from models.commands import COMMAND_ADAPTER, AnyCommand
@@ -121,9 +121,9 @@ class Game:
         return action
 
     def _push(self, action: Action) -> None:
-        state = self.state
+        state = self.state.model_copy(deep=True)
         for event in action.events:
-            state = apply(state, event)
+            apply_in_place(state, event)
         self._states.append(state)
         self.actions.append(action)
 

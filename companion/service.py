@@ -170,13 +170,14 @@ class Service:
                                  if k in SECTIONS}}
 
 
-def validate_game_document(doc: dict[str, Any]) -> None:
-    """Import check: the game's journal must replay exactly through the rules engine.
+def validate_game_document(doc: dict[str, Any]) -> dict[str, Any]:
+    """Import check: the game's journal must replay exactly through the rules engine; returns
+    the game's history summary, recomputed.
 
     Raises:
         ValueError: it does not (names the entry).
     """
-    Game.from_journal(doc["header"], doc["entries"], verify=True)
+    return summary(Game.from_journal(doc["header"], doc["entries"], verify=True))
 
 
 __all__ = ["CatalogueError", "Service", "summary", "validate_game_document"]

@@ -57,6 +57,10 @@ class Frozen(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
+    def __deepcopy__(self, memo: dict | None = None) -> "Frozen":
+        """Immutable: a deep copy can share it (keeps state copies cheap)."""
+        return self
+
 
 def location_name(loc: str) -> str:
     """Readable name of a Location id."""

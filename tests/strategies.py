@@ -17,9 +17,10 @@ from typing import Any, Protocol, TypeVar
 
 from hypothesis import strategies as st
 
+from companion.engine import blood_relic_window
 from companion.game import Game
 from companion.legal import Legal, legal
-from companion.rules import present_players
+from companion.rules import current_player, present_players
 from models.common import CLANS
 from models.setup import GameSetup, PlayerSetup, Variants
 from models.state import GameState
@@ -30,11 +31,17 @@ Cmd = dict[str, Any]
 NAMES = ("Ann", "Bo", "Cy", "Di", "Ed", "Flo")
 TEAMS = ("Red", "Blue", "Gold")
 CARD_KINDS = (None, "preparation", "conflict", "aftermath", "passive")
-KNOWN_CARDS = (("BR01", "Bloody Fury", 6, "conflict"), ("BR04", "Fist of Caine", 4, "aftermath"),
-               ("BR07", "Show of Force", 3, "preparation"), ("GA02", "Wolf Companion", 2,
-                                                              "conflict"),
-               ("NO07", "Vanish", 4, "preparation"), ("TR05", "Cauldron of Blood", 3,
-                                                      "aftermath"))
+KNOWN_CARDS = (("BR01", "Bloody Fury", 6, "conflict"), ("BR03", "Bring it on!", 4, "passive"),
+               ("BR04", "Fist of Caine", 4, "aftermath"),
+               ("BR07", "Show of Force", 3, "preparation"),
+               ("GA02", "Wolf Companion", 2, "conflict"), ("NO07", "Vanish", 4, "preparation"),
+               ("TR05", "Cauldron of Blood", 3, "aftermath"))
+"""§15 clan cards; with `automate` their effect key is set so the engine applies them."""
+ALLY_ABILITIES = (("AL14", "vampire"), ("AL30", "human"), ("win_ties", None),
+                  ("frenzy_bonus", None), ("acquire_gain_5", None), ("acquire_gain_3", None),
+                  ("acquire_gain_per_card", None), ("peek_face_down", None))
+LOCATION_CARDS = (("Succubus Club", "succubus_club"), ("The Collar", "the_collar"),
+                  ("Elysium", None), ("Docks", None))
 
 
 class Chooser(Protocol):
@@ -101,28 +108,37 @@ def alive(state: GameState) -> list[int]:
 # --- random cards ----------------------------------------------------------------------------
 
 
-def clan_card(ch: Chooser) -> Cmd:
-    """A face-up clan card's identity: a known §15 card or a plain 'card of power N'."""
+def clan_card(ch: Chooser, automate: float = 0.0) -> Cmd:
+    """A face-up clan card's identity: a known §15 card (automated with probability
+    `automate`) or a plain 'card of power N'."""
     if ch.chance(0.3):
         cid, name, power, kind = pick(ch, KNOWN_CARDS)
-        return {"id": cid, "name": name, "power": power, "kind": kind}
+        card = {"id": cid, "name": name, "power": power, "kind": kind}
+        return {**card, "effect": cid} if ch.chance(automate) else card
     return {"power": ch.integer(0, 8), "kind": pick(ch, CARD_KINDS)}
 
 
-def ally_card(ch: Chooser, n: int) -> Cmd:
+def ally_card(ch: Chooser, n: int, automate: float = 0.0) -> Cmd:
     """Plausible Ally values; Vampires are common so Diablerie and elimination happen."""
     kind = pick(ch, ("human", "vampire", "vampire", "vampire", "victim"))
     if kind == "victim":
         return {"name": "Victim", "kind": "victim", "influence": 1, "feed": 1,
                 "drain_blood": 3, "drained_influence": 0, "id": "VICTIM"}
-    return {"name": f"Ally {n}", "kind": kind, "influence": ch.integer(0, 4),
-            "feed": ch.integer(0, 2), "drain_blood": ch.integer(0, 4),
-            "drained_influence": ch.integer(-1, 2)}
+    card: Cmd = {"name": f"Ally {n}", "kind": kind, "influence": ch.integer(0, 4),
+                 "feed": ch.integer(0, 2), "drain_blood": ch.integer(0, 4),
+                 "drained_influence": ch.integer(-1, 2)}
+    if ch.chance(automate):
+        ability, forced = pick(ch, ALLY_ABILITIES)
+        card.update(ability=ability, kind=forced or kind)
+    return card
 
 
-def relic_card(ch: Chooser, n: int) -> Cmd:
-    """A Relic with its Influence."""
-    return {"name": f"Relic {n}", "influence": ch.integer(0, 2)}
+def relic_card(ch: Chooser, n: int, automate: float = 0.0) -> Cmd:
+    """A Relic with its Influence (and, with probability `automate`, a §15 ability)."""
+    card: Cmd = {"name": f"Relic {n}", "influence": ch.integer(0, 2)}
+    if ch.chance(automate):
+        card["ability"] = pick(ch, ("restore_drained", "blood_each_location"))
+    return card
 
 
 # --- setup -----------------------------------------------------------------------------------
@@ -139,7 +155,7 @@ def random_setup(ch: Chooser, n_players: int | None = None) -> GameSetup:
     return GameSetup(players=players, variants=variants, seed=ch.integer(0, 2**31))
 
 
-def _setup_command(state: GameState, lg: Legal, ch: Chooser) -> Cmd:
+def _setup_command(state: GameState, lg: Legal, ch: Chooser, automate: float) -> Cmd:
     kind = pick(ch, lg.commands)
     n = len(state.players)
     if kind == "set_first_player":
@@ -154,42 +170,49 @@ def _setup_command(state: GameState, lg: Legal, ch: Chooser) -> Cmd:
         return {"type": "pick_clan", "player": ref(ch, state, lg.actor),
                 "clan": pick(ch, lg.clans)}
     if kind == "offer_relics":
-        return {"type": kind, "relics": [relic_card(ch, i) for i in range(n + 1)]}
+        return {"type": kind, "relics": [relic_card(ch, i, automate) for i in range(n + 1)]}
     if kind == "pick_relic":
         assert lg.actor is not None
         return {"type": kind, "player": ref(ch, state, lg.actor), "index": pick(ch, lg.relics)}
     assert kind == "place_location_cards", kind
-    names = ("Succubus Club", "The Collar", "Elysium", "Docks")
-    return {"type": kind, "cards": {loc.id: {"name": pick(ch, names)}
-                                    for loc in state.locations if loc.id != "haven"}}
+    cards = {}
+    for loc in state.locations:
+        name, ability = pick(ch, LOCATION_CARDS)
+        if loc.id != "haven":
+            cards[loc.id] = {"name": name, **({"ability": ability}
+                                              if ability and ch.chance(automate) else {})}
+    return {"type": kind, "cards": cards}
 
 
 # --- the next legal command --------------------------------------------------------------------
 
 
 def next_command(state: GameState, ch: Chooser, effect_rate: float = 0.12,
-                 face_down_rate: float = 0.4) -> Cmd:
+                 face_down_rate: float = 0.4, automate: float = 0.0) -> Cmd:
     """A legal command for `state` (the game must not be over); `effect_rate` is how often an
-    effect is applied by hand, `face_down_rate` how often a card is played face down."""
+    effect is applied by hand, `face_down_rate` how often a card is played face down,
+    `automate` how often a card gets a §15 effect the engine applies by itself."""
     lg = legal(state)
     assert lg.commands, "the game is over"
-    if "apply_effect" in lg.commands and ch.chance(effect_rate):
+    if "apply_effect" in lg.commands and alive(state) and ch.chance(effect_rate):
         return random_effect(state, lg, ch)
     if state.phase == "setup":
-        return _setup_command(state, lg, ch)
+        return _setup_command(state, lg, ch, automate)
     if state.phase == "feed":
         return {"type": "feed"}
     if state.phase == "location_setup":
-        return {"type": "place_allies", "allies": {loc.id: ally_card(ch, state.events + i)
-                                                   for i, loc in enumerate(state.locations)}}
+        return {"type": "place_allies", "allies": {
+            loc.id: ally_card(ch, state.events + i, automate)
+            for i, loc in enumerate(state.locations)}}
     if state.phase == "hand_building":
         return {"type": "finish_hand_building"}
     if state.phase == "planning":
-        return _planning_command(state, lg, ch, face_down_rate)
-    return _resolution_command(state, lg, ch)
+        return _planning_command(state, lg, ch, face_down_rate, automate)
+    return _resolution_command(state, lg, ch, automate)
 
 
-def _planning_command(state: GameState, lg: Legal, ch: Chooser, face_down_rate: float) -> Cmd:
+def _planning_command(state: GameState, lg: Legal, ch: Chooser, face_down_rate: float,
+                      automate: float) -> Cmd:
     assert lg.actor is not None
     who = ref(ch, state, lg.actor)
     if lg.drainable and ch.chance(0.2):
@@ -200,24 +223,29 @@ def _planning_command(state: GameState, lg: Legal, ch: Chooser, face_down_rate: 
     if "pass_turn" in lg.commands:
         return {"type": "pass_turn", "player": who}
     face_up = not lg.can_play_face_down or not ch.chance(face_down_rate)
+    where = pick(ch, lg.locations)
     top = lg.max_blood_face_up if face_up else lg.max_blood_face_down
-    return {"type": "play_card", "player": who, "location": pick(ch, lg.locations),
-            "face_up": face_up, "card": clan_card(ch) if face_up else None,
+    if where in lg.max_blood:   # after Blood lost to Passive cards (BR03)
+        top = lg.max_blood[where]["up" if face_up else "down"]
+    return {"type": "play_card", "player": who, "location": where,
+            "face_up": face_up, "card": clan_card(ch, automate) if face_up else None,
             "blood": ch.integer(0, top), "diablerie": ch.integer(0, lg.max_diablerie)}
 
 
-def _resolution_command(state: GameState, lg: Legal, ch: Chooser) -> Cmd:
+def _resolution_command(state: GameState, lg: Legal, ch: Chooser, automate: float) -> Cmd:
     if "choose_withdraw" in lg.commands:
         leaving = subset(ch, lg.present, 0.25)
-        reveal = {uid: clan_card(ch) for p in leaving for uid in lg.face_down.get(p, [])}
+        reveal = {uid: clan_card(ch, automate) for p in leaving
+                  for uid in lg.face_down.get(p, [])}
         return {"type": "choose_withdraw", "withdraw": [ref(ch, state, p) for p in leaving],
                 "reveal": reveal}
     if "reveal" in lg.commands:
-        return {"type": "reveal", "cards": {uid: clan_card(ch) for uids in lg.face_down.values()
-                                            for uid in uids}}
+        return {"type": "reveal", "cards": {uid: clan_card(ch, automate)
+                                            for uids in lg.face_down.values() for uid in uids}}
     # automated card effects and after-Location choices (catalogue cards, §15), if any
     if "resolve_effect" in lg.commands:
-        due = next(d for d in lg.due if d.uid == pick(ch, lg.next_due))
+        uid = pick(ch, lg.next_due)
+        due = next(d for d in lg.due if d.uid == uid)
         accept = due.can_accept and (not due.optional or ch.chance(0.7))
         return {"type": "resolve_effect", "card": due.uid, "accept": accept}
     if "take_back_blood" in lg.commands:
@@ -234,10 +262,10 @@ def random_effect(state: GameState, lg: Legal, ch: Chooser) -> Cmd:
     step = state.step
     with_cards = [p for p in seats if loc is not None and loc.positions[p].cards]
     here = present_players(state, loc) if loc is not None else []
-    relics = [p for p in seats if state.players[p].relic and not state.players[p].relic_used]
+    relics = [p for p in seats if _relic_usable(state, p)]
     drained = [p for p in seats if any(c.drained for c in state.players[p].alliance)]
     options = ["lose_blood", "lose_blood", "gain_blood", "gain_influence", "lose_influence",
-               "spend_blood"]
+               "spend_blood", "take_diablerie", "drain_card"]
     if len(seats) > 1:
         options += ["steal_blood", "steal_blood"]
     if with_cards and step in ("revelation", "preparation", "conflict"):
@@ -250,13 +278,23 @@ def random_effect(state: GameState, lg: Legal, ch: Chooser) -> Cmd:
         options.append("use_relic")
     action = pick(ch, options)
     if action == "use_relic":
-        return {"type": "use_relic", "player": ref(ch, state, pick(ch, relics))}
+        seat = pick(ch, relics)
+        drained_cards = [c.uid for c in state.players[seat].alliance if c.drained]
+        return {"type": "use_relic", "player": ref(ch, state, seat),
+                "card": pick(ch, drained_cards) if drained_cards else None}
     seat = pick(ch, seats)
     cmd: Cmd = {"type": "apply_effect", "action": action, "reason": f"test {action}"}
-    if action in ("lose_blood", "steal_blood"):
+    rivals_step = step in ("revelation", "preparation", "conflict", "aftermath")
+    if action in ("lose_blood", "steal_blood", "gain_influence") and rivals_step and ch.chance(
+            0.25):   # 'each Rival' of a player (BR04-like), teammate in or out (§13)
+        cmd.update(each_rival=True, include_teammate=ch.chance(0.5), amount=ch.integer(1, 4))
+    elif action in ("lose_blood", "steal_blood"):
         cmd["amount"] = ch.integer(1, 9)
         others = [p for p in seats if p != seat]
-        by = pick(ch, others) if action == "steal_blood" or (others and ch.chance(0.7)) else None
+        if action == "steal_blood" or (others and ch.chance(0.7)):
+            by: int | None = pick(ch, others)
+        else:   # no causer, or the player's own effect (§10 Ruling: nobody gains)
+            by = seat if ch.chance(0.5) else None
         if by is not None:
             cmd["by"] = ref(ch, state, by)
     elif action == "spend_blood":
@@ -265,6 +303,13 @@ def random_effect(state: GameState, lg: Legal, ch: Chooser) -> Cmd:
         cmd["amount"] = ch.integer(1, max(1, min(3, state.players[seat].blood - 1)))
     elif action in ("gain_blood", "gain_influence", "lose_influence"):
         cmd["amount"] = ch.integer(1, 3)
+    elif action == "take_diablerie":
+        cmd["amount"] = 1
+    elif action == "drain_card":
+        active = [c.uid for c in state.players[seat].alliance if not c.drained]
+        if not active:
+            return {**cmd, "action": "gain_blood", "amount": 1, "player": ref(ch, state, seat)}
+        cmd["card"] = pick(ch, active)
     elif action in ("power", "halve_printed_power"):
         assert loc is not None
         seat = pick(ch, with_cards)
@@ -282,11 +327,24 @@ def random_effect(state: GameState, lg: Legal, ch: Chooser) -> Cmd:
     return cmd
 
 
+def _relic_usable(state: GameState, seat: int) -> bool:
+    p = state.players[seat]
+    if p.relic is None or p.relic_used:
+        return False
+    if p.relic.ability == "restore_drained":
+        return current_player(state) == seat and any(c.drained for c in p.alliance)
+    if p.relic.ability == "blood_each_location":
+        return blood_relic_window(state)
+    return True
+
+
 # --- deliberately illegal commands ---------------------------------------------------------------
 
 
 def illegal_command(state: GameState, ch: Chooser) -> tuple[str, Cmd] | None:
     """A command the rules must refuse in `state`, with a label of why; None if none applies."""
+    if not alive(state):
+        return None
     makers = [m for m in _ILLEGAL if m[1](state)]
     if not makers:
         return None
@@ -341,6 +399,10 @@ def _wrong_phase(s: GameState, ch: Chooser) -> Cmd:
         wrong.append({"type": "apply_effect", "action": "gain_blood", "player": 0, "amount": 1})
     if s.step not in ("preparation", "conflict"):
         wrong.append({"type": "apply_effect", "action": "withdraw", "player": 0})
+    if s.step not in ("preparation", "conflict", "aftermath") or not legal(s).due:
+        wrong.append({"type": "resolve_effect", "card": "c1"})
+    if s.awaiting is None:
+        wrong.append({"type": "take_back_blood", "amounts": {}})
     return pick(ch, wrong)
 
 
@@ -368,8 +430,9 @@ def _last_blood_cmd(s: GameState, ch: Chooser) -> Cmd:
 def _frenzy_target(s: GameState) -> int | None:
     if s.phase in ("setup", "game_over"):
         return None
-    return next((p for p in alive(s) if any(not c.drained for c in s.players[p].alliance)),
-                None)
+    return next((p for p in alive(s) if any(not c.drained for c in s.players[p].alliance)
+                 and not any(c.card.ability == "AL30" and not c.drained   # drained directly
+                             for c in s.players[p].alliance)), None)
 
 
 def _unknown_uid(s: GameState, ch: Chooser) -> Cmd:
@@ -498,13 +561,13 @@ _ILLEGAL: list[tuple[str, Callable[[GameState], bool], Callable[[GameState, Choo
 
 
 def play_game(ch: Chooser, setup: GameSetup | None = None, *, effect_rate: float = 0.12,
-              face_down_rate: float = 0.4, after: Callable[[Game], None] | None = None,
-              max_actions: int = 3000) -> Game:
+              face_down_rate: float = 0.4, automate: float = 0.0,
+              after: Callable[[Game], None] | None = None, max_actions: int = 3000) -> Game:
     """Play a random legal game to the end; `after(game)` runs after every action."""
     game = Game.new(setup or random_setup(ch), game_id="prop")
     while game.state.phase != "game_over":
         assert len(game.actions) < max_actions, "the game does not end"
-        game.play(next_command(game.state, ch, effect_rate, face_down_rate))
+        game.play(next_command(game.state, ch, effect_rate, face_down_rate, automate))
         if after is not None:
             after(game)
     return game

@@ -19,8 +19,9 @@ from companion.apply import apply_in_place as fold_one
 from companion.apply import fold, initial_state
 from companion.errors import RuleError
 from companion.game import Game
-from companion.rules import PLANNING_TURNS
+from companion.rules import PLANNING_TURNS, wins_ties
 from models.events import AnyEvent
+from models.setup import Position
 from models.state import GameState
 from tests.strategies import (
     DataChooser,
@@ -31,7 +32,7 @@ from tests.strategies import (
     random_setup,
 )
 
-FAST = settings(max_examples=10, deadline=None, derandomize=True,
+FAST = settings(max_examples=8, deadline=None, derandomize=True,
                 phases=[Phase.explicit, Phase.generate],
                 suppress_health_check=list(HealthCheck))
 SEEDS = st.integers(0, 2**32 - 1)
@@ -40,13 +41,13 @@ SEEDS = st.integers(0, 2**32 - 1)
 # --- checks ----------------------------------------------------------------------------------
 
 
-def check_state(s: GameState) -> None:
+def check_state(s: GameState, max_diablerie: int = 3) -> None:
     """Invariants that hold between any two actions (§7, §9, §10, §11, §14)."""
     for seat, p in enumerate(s.players):
         assert p.blood >= 0 and p.influence >= 0, (p.name, p.blood, p.influence)
         assert p.eliminated or p.blood >= 1, f"{p.name} left at 0 Blood (§10 Frenzy)"
         assert p.diablerie_up >= 0 and p.diablerie_down >= 0
-        assert p.diablerie <= 3, (p.name, p.diablerie)
+        assert p.diablerie <= max_diablerie, (p.name, p.diablerie)
         assert p.eliminated == (p.diablerie >= 3), f"{p.name}: third Diablerie ⇔ out (§11)"
         assert p.hand_size >= 0, (p.name, p.hand_size)
         for loc in s.locations:
@@ -58,6 +59,11 @@ def check_state(s: GameState) -> None:
     uids = [c.uid for p in s.players for c in p.alliance]
     uids += [c.uid for loc in s.locations for pos in loc.positions for c in pos.cards]
     assert len(uids) == len(set(uids)), "card uids must be unique"
+    if s.phase in ("feed", "location_setup", "hand_building"):   # End of Round cleanup (§10)
+        assert all(not pos.present() for loc in s.locations for pos in loc.positions)
+        assert all(p.diablerie_down == 0 for p in s.players)
+        hand = 2 + sum(2 if s.three_player and r == 1 else 1 for r in range(1, s.round))
+        assert all(p.hand_size == hand for p in s.players if not p.eliminated), hand
     if s.phase == "planning":
         top = PLANNING_TURNS[s.three_player][s.round]
         assert all(0 <= t <= top for t in s.turns_taken)
@@ -75,10 +81,15 @@ def _seats(e: AnyEvent) -> set[int]:
     return seats
 
 
-def check_eliminated_never_act(events: list[AnyEvent]) -> None:
-    """After player_eliminated, no event names that seat again (§11)."""
+def check_eliminated_never_act(events: list[AnyEvent], closing_turn_ok: bool = False) -> None:
+    """After player_eliminated, no event names that seat again (§11). `closing_turn_ok`
+    tolerates the turn_ended right after it (known engine bug, see the xfail below)."""
     out: set[int] = set()
     for i, e in enumerate(events):
+        prev = events[i - 1]
+        if (closing_turn_ok and e.type == "turn_ended" and prev.type == "player_eliminated"
+                and prev.player == e.player):
+            continue
         assert not (_seats(e) & out), f"event {i} {e!r} involves eliminated {out}"
         if e.type == "player_eliminated":
             out.add(e.player)
@@ -140,8 +151,9 @@ def check_scoreboard(s: GameState) -> None:
                  + (p.relic.influence if p.relic else 0) - p.diablerie)
         assert (r.name, r.eliminated, r.blood, r.influence.total) == (
             p.name, p.eliminated, p.blood, total)
-        keys.append((r.eliminated, -total, -p.blood, r.turn_position))
-    assert keys == sorted(keys), "rows not in §12 order (eliminated last, §11)"
+        keys.append((r.eliminated, -total, not wins_ties(s, r.player), -p.blood,
+                     r.turn_position))
+    assert keys == sorted(keys), "rows not in §12 order (eliminated last §11; win-ties Ally §15)"
     if not s.variants.tag_team:
         assert board.teams is None and board.winner == board.rows[0].name
         return
@@ -198,6 +210,66 @@ def test_random_games_end_with_a_complete_scoreboard(seed: int) -> None:
     assert fold(game.events).model_dump() == game.state.model_dump()
 
 
+@settings(FAST, max_examples=4)
+@given(seed=SEEDS)
+def test_games_with_automated_card_effects(seed: int) -> None:
+    """The same with §15 effects the engine applies itself (BR01–TR05 clan cards, Ally
+    abilities, Relics, Succubus Club / The Collar): resolve_effect, take_back_blood."""
+    game = play_game(RandomChooser(seed), automate=0.5,
+                     after=lambda g: check_state(g.state, max_diablerie=4))  # see AL14 xfail
+    check_scoreboard(game.state)
+    check_eliminated_never_act(game.events, closing_turn_ok=True)   # see BR03 xfail
+    check_event_log(game.events)
+    assert fold(game.events).model_dump() == game.state.model_dump()
+
+
+AL14 = {"name": "Edward Neally", "kind": "vampire", "influence": 1, "feed": 0, "drain_blood": 2,
+        "drained_influence": 0, "id": "AL14", "ability": "AL14"}
+DIABLERIE_BUG = ("engine bug: Diablerie tokens are not capped at 3 — draining AL14 with 2 tokens "
+                 "gives 4, and apply_effect take_diablerie accepts any amount (5 → 5 tokens)")
+
+
+@pytest.mark.xfail(reason=DIABLERIE_BUG, strict=True)
+def test_diablerie_never_exceeds_three_tokens() -> None:
+    """§9/§11: a player out at the third token never holds more than 3 (brief invariant)."""
+    pos = Position.model_validate({
+        "round": 1, "phase": "planning", "ambition": "Ann",
+        "locations": [{"id": i, "ally": {**AL14, "ability": None}} for i in ("1", "2", "haven")],
+        "players": [{"name": "Ann", "clan": "Brujah", "blood": 5, "influence": 3,
+                     "diablerie_up": 2, "alliance": [{"card": AL14}], "hand_size": 3},
+                    {"name": "Bo", "clan": "Gangrel", "blood": 5, "influence": 3},
+                    {"name": "Cy", "clan": "Tremere", "blood": 5, "influence": 3}]})
+    game = Game.new(pos)
+    game.play({"type": "drain", "player": "Ann", "card": game.state.players[0].alliance[0].uid})
+    assert game.state.players[0].eliminated
+    assert game.state.players[0].diablerie <= 3, game.state.players[0].diablerie
+
+
+VAMPIRE = {"name": "V", "kind": "vampire", "influence": 1, "feed": 0, "drain_blood": 2,
+           "drained_influence": 0}
+BR03 = {"power": 4, "kind": "passive", "id": "BR03", "name": "Bring it on!", "effect": "BR03"}
+TURN_BUG = ("engine bug: when a play's Passive loss (BR03) sends the player into a Frenzy that "
+            "eliminates them (third Diablerie), _play_card still emits turn_ended for them")
+
+
+@pytest.mark.xfail(reason=TURN_BUG, strict=True)
+def test_player_eliminated_during_their_play_does_not_end_a_turn() -> None:
+    """§11: no event names an eliminated player, even at the end of the play that put them out."""
+    pos = Position.model_validate({
+        "round": 1, "phase": "planning", "ambition": "Ann",
+        "locations": [{"id": "1", "ally": VAMPIRE,
+                       "deployed": [{"player": "Bo", "cards": [{"card": BR03}]}]},
+                      {"id": "2", "ally": VAMPIRE}, {"id": "haven", "ally": VAMPIRE}],
+        "players": [{"name": "Ann", "clan": "Brujah", "blood": 1, "influence": 3,
+                     "diablerie_up": 2, "alliance": [{"card": VAMPIRE}], "hand_size": 3},
+                    {"name": "Bo", "clan": "Gangrel", "blood": 5, "influence": 3},
+                    {"name": "Cy", "clan": "Tremere", "blood": 5, "influence": 3}]})
+    game = Game.new(pos)
+    game.play({"type": "play_card", "player": "Ann", "location": "2", "card": {"power": 1}})
+    assert game.state.players[0].eliminated
+    check_eliminated_never_act(game.events)
+
+
 @settings(FAST, max_examples=3)
 @given(data=st.data())
 def test_games_driven_by_hypothesis_data(data: Any) -> None:
@@ -208,7 +280,7 @@ def test_games_driven_by_hypothesis_data(data: Any) -> None:
     assert fold(game.events).model_dump() == game.state.model_dump()
 
 
-@settings(FAST, max_examples=5)
+@settings(FAST, max_examples=4)
 @given(seed=SEEDS)
 def test_undo_redo(seed: int) -> None:
     """Undo k then the state is the state k actions ago; redo k restores state and events."""
@@ -251,32 +323,19 @@ def test_undo_redo(seed: int) -> None:
     assert game.state.model_dump() == start
 
 
-@settings(FAST, max_examples=3)
+@settings(FAST, max_examples=2)
 @given(seed=SEEDS)
 def test_journal_replays_to_the_same_game(seed: int) -> None:
     """Game.from_journal(header, journal, verify=True) rebuilds the game, redo stack included
-    (all cards face up: see the xfail below for face-down cards)."""
-    game = play_game(RandomChooser(seed), face_down_rate=0.0)
+    (face-down cards too: their card_played.card is None)."""
+    game = play_game(RandomChooser(seed), face_down_rate=0.5)
     check_journal(game)
     for _ in range(random.Random(seed).randint(1, 8)):
         game.undo()
     check_journal(game)
 
 
-JOURNAL_BUG = ("engine bug: Game.journal() dumps with exclude_none=True, which drops the "
-               "required None field card_played.card of a face-down card, so "
-               "Game.from_journal raises ReplayError (also awaiting_choice.choice=None)")
-
-
-@pytest.mark.xfail(reason=JOURNAL_BUG, strict=True)
-@settings(FAST, max_examples=2)
-@given(seed=SEEDS)
-def test_journal_replays_games_with_face_down_cards(seed: int) -> None:
-    """The same with face-down plays (§7): currently refused by from_journal."""
-    check_journal(play_game(RandomChooser(seed), face_down_rate=0.5))
-
-
-@settings(FAST, max_examples=8)
+@settings(FAST, max_examples=6)
 @given(seed=SEEDS)
 def test_refused_commands_change_nothing(seed: int) -> None:
     """Illegal commands raise RuleError naming the §; state, log and redo stack unchanged."""
@@ -310,7 +369,7 @@ def test_refused_commands_change_nothing(seed: int) -> None:
 def test_same_seed_same_commands_same_events(seed: int) -> None:
     """Determinism: replaying the commands gives identical events; random Frenzy draws are
     recorded (random=True), and entering them as `draws` gives the same outcome (§10)."""
-    game = play_game(RandomChooser(seed))
+    game = play_game(RandomChooser(seed), automate=0.3)
     again = Game.new(game.header.start, game_id="again")
     drawn = 0
     for action in game.actions:
@@ -328,7 +387,7 @@ def test_same_seed_same_commands_same_events(seed: int) -> None:
 def test_driver_reaches_the_interesting_rules() -> None:
     """The driver really exercises Frenzy, Diablerie, elimination, withdraws, relics, teams."""
     seen: Counter[str] = Counter()
-    for seed in range(6):
+    for seed in range(5):
         game = play_game(RandomChooser(seed), random_setup(RandomChooser(seed), 3 + seed % 4),
                          effect_rate=0.2)
         check_scoreboard(game.state)

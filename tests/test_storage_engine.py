@@ -17,9 +17,6 @@ SCRIPT = Path(__file__).resolve().parent.parent / "examples" / "four_players.jso
 
 
 @pytest.mark.skipif(not SCRIPT.exists(), reason="no example script")
-@pytest.mark.xfail(raises=game_mod.ReplayError, strict=False,
-                   reason="engine: Game.action_entry dumps with exclude_none=True, dropping the "
-                   "required CardPlayed.card=None of a face-down card; remove once fixed")
 def test_service_plays_stores_resumes_exports_and_imports(tmp_path: Path) -> None:
     script = cli.Script.model_validate(json.loads(SCRIPT.read_text()))
     svc = service.Service(TinyDBGameStore(tmp_path / "a"))

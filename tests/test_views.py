@@ -85,7 +85,7 @@ def test_clan_pick_in_turn_order_and_checklist(app: AppState) -> None:
     assert [p.clan for p in s.players] == ["Brujah", "Gangrel", "Nosferatu", "Tremere"]
     assert s.phase == "feed"
     assert has(app.root, "checklist")  # §2 setup checklist before round 1
-    assert value(app.root, "feed-0") == "Ann: +1 Blood (6 → 7)"
+    assert value(app.root, "feed-0") == "Ann: +1 Blood (6 to 7)"
 
 
 def test_feed_then_undo_and_redo(app: AppState) -> None:

@@ -108,12 +108,23 @@ class UI:
         """Wait until a control is on screen."""
         self.page.wait_for_selector(sel(identifier), state="attached")
 
+    def reveal(self, identifier: str) -> None:
+        """Scroll until a control's node exists (Flutter may drop far off-screen nodes)."""
+        for dy in (600, 600, 600, -2400, 600, 600, 600):
+            if self.has(identifier):
+                return
+            self.page.mouse.move(195, 400)
+            self.page.mouse.wheel(0, dy)
+            self.page.wait_for_timeout(150)
+
     def has(self, identifier: str) -> bool:
         return self.page.locator(sel(identifier)).count() > 0
 
     def tap(self, identifier: str) -> None:
         """Tap a control by id (scrolling it into view)."""
         for attempt in range(4):  # the screen may redraw under the pointer: try again
+            if attempt:
+                self.reveal(identifier)
             loc = self.page.locator(sel(identifier)).first
             try:
                 loc.wait_for(state="attached")
@@ -131,6 +142,8 @@ class UI:
     def fill(self, identifier: str, value: str) -> None:
         """Type into a text field: click it, then fill (the reliable way)."""
         for attempt in range(4):
+            if attempt:
+                self.reveal(identifier)
             wrapper = self.page.locator(sel(identifier)).first
             box = self.page.locator(f"{sel(identifier)} input, {sel(identifier)} textarea").first
             try:
@@ -148,8 +161,26 @@ class UI:
                     raise
                 self.page.wait_for_timeout(200)
 
+    def on_screen(self, identifier: str) -> None:
+        """Scroll the Flutter view until the control is inside the visible area."""
+        height = (self.page.viewport_size or PHONE)["height"]
+        for _ in range(12):
+            box = self.page.locator(sel(identifier)).first.bounding_box()
+            if box is None:
+                return
+            if box["y"] + box["height"] > height - 150:
+                dy = min(500, box["y"] + box["height"] - height + 250)
+            elif box["y"] < 80:
+                dy = max(-500, box["y"] - 200)
+            else:
+                return
+            self.page.mouse.move(195, 300)
+            self.page.mouse.wheel(0, dy)
+            self.page.wait_for_timeout(200)
+
     def choose(self, identifier: str, option: str) -> None:
         """Open a dropdown and pick an option by its text."""
+        self.on_screen(identifier)
         self.tap(identifier)
         self.page.get_by_role("button", name=option, exact=True).last.click()
 

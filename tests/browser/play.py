@@ -23,13 +23,20 @@ def action_no(ui: UI) -> int:
 def act(ui: UI, identifier: str) -> None:
     """Tap a button that plays an action and wait for the screen to show it."""
     before = action_no(ui)
-    ui.tap(identifier)
-    ui.page.wait_for_function(
-        "([s, n]) => { const e = document.querySelector(s);"
-        " const m = e && e.textContent.match(/#(\\d+)/);"
-        " return (m && Number(m[1]) !== n) || document.querySelector("
-        "'flt-semantics-host [flt-semantics-identifier=\"error\"]'); }",
-        arg=['flt-semantics-host [flt-semantics-identifier="undo-hint"]', before])
+    for attempt in range(3):  # a tap lost in a redraw changes nothing: tap again
+        ui.tap(identifier)
+        try:
+            ui.page.wait_for_function(
+                "([s, n]) => { const e = document.querySelector(s);"
+                " const m = e && e.textContent.match(/#(\\d+)/);"
+                " return (m && Number(m[1]) !== n) || document.querySelector("
+                "'flt-semantics-host [flt-semantics-identifier=\"error\"]'); }",
+                arg=['flt-semantics-host [flt-semantics-identifier="undo-hint"]', before],
+                timeout=4000)
+            return
+        except Exception:
+            if attempt == 2 or action_no(ui) != before:
+                raise
 
 
 def pick(ui: UI, identifier: str) -> None:
@@ -41,7 +48,9 @@ def pick(ui: UI, identifier: str) -> None:
 def pick_card(ui: UI, prefix: str, k: int) -> None:
     """Choose a card from a picker; type a Power when the app asks for it."""
     cards = [i for i in ids(ui) if i.startswith(prefix + "-") and not i.endswith("-power")]
-    pick(ui, cards[k % len(cards)])
+    known = [i for i in cards if not ui.read(i).endswith("?")]  # printed Power known
+    pool = known or cards
+    pick(ui, pool[k % len(pool)])
     if ui.has(f"{prefix}-power"):
         ui.fill(f"{prefix}-power", "3")
 
@@ -90,7 +99,7 @@ class Referee:
             act(ui, "reveal-ok")
         elif "take-back-ok" in on:
             act(ui, "take-back-ok")
-        elif any(i.endswith("-apply") and i.startswith("due-") for i in on):
+        elif any(i.startswith("due-") and i.endswith(("-apply", "-decline")) for i in on):
             self.resolve_due(on)
         elif "continue" in on:
             act(ui, "continue")
@@ -112,12 +121,7 @@ class Referee:
         act(ui, "play")
 
     def resolve_due(self, on: list[str]) -> None:
-        ui = self.ui
-        for i in on:
-            if not (i.startswith("due-") and i.endswith(("-apply", "-decline"))):
-                continue
-            node = ui.page.locator(f'flt-semantics-host [flt-semantics-identifier="{i}"]')
-            if node.get_attribute("aria-disabled") != "true":
-                act(ui, i)
-                return
-        raise AssertionError(f"no due effect can be resolved: {on}")
+        """Apply the first effect that can be resolved now (or skip one that cannot apply)."""
+        first = next(i for i in on if i.startswith("due-") and i.endswith(("-apply",
+                                                                              "-decline")))
+        act(self.ui, first)
