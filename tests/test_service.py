@@ -80,3 +80,32 @@ def test_tampered_game_import_is_refused(tmp_path):
     assert dst.list_games() == []
     doc = src.store.export_game(game.header.game_id)
     assert dst.import_game(doc, validate=validate_game_document) == game.header.game_id
+
+
+def test_resume_mid_resolution_with_a_pending_choice(tmp_path):
+    """Issue 4: reopening replays to the exact state: step, due effects, whose choice it is."""
+    import json
+    from pathlib import Path
+
+    from models.setup import Position
+
+    script = json.loads((Path(__file__).parent.parent / "examples" / "card_effects.json")
+                        .read_text())
+    svc = Service(TinyDBGameStore(tmp_path))
+    game = svc.new_game(Position.model_validate(script["start"]["position"]))
+    for cmd in script["actions"]:
+        svc.play(cmd)
+        if game.state.phase == "resolution" and game.legal().due:
+            break
+    legal = game.legal()
+    assert legal.due and legal.commands[0] == "resolve_effect"
+    expected = (game.state.model_dump(), legal.model_dump())
+    svc.store.close()  # the app is gone; a new one opens the same folder
+
+    again = Service(TinyDBGameStore(tmp_path))
+    (entry,) = again.unfinished()
+    assert entry["phase"] == "resolution" and entry["players"] == ["Ada", "Ben", "Cat", "Dov"]
+    resumed = again.open_game(entry["game_id"])
+    assert (resumed.state.model_dump(), resumed.legal().model_dump()) == expected
+    again.play({"type": "resolve_effect", "card": resumed.legal().next_due[0]})
+    assert len(resumed.actions) == len(game.actions) + 1
