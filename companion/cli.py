@@ -368,6 +368,45 @@ def cmd_catalogue(action: str, path: str | None, data_dir: str | None) -> int:
     return 0
 
 
+def cmd_games(action: str, args: list[str], data_dir: str | None) -> int:
+    """List stored games, export one or all (backup), import a game or restore a backup."""
+    from companion.service import validate_game_document
+    from companion.storage import ImportRefused, StorageError, read_import_file
+
+    svc = _service(data_dir)
+    store = svc.store
+    try:
+        for damaged in store.damaged():
+            print(f"damaged file moved aside: {damaged.path} -> {damaged.backup} "
+                  f"({damaged.reason})", file=sys.stderr)
+        if action == "list":
+            for g in store.list_games():
+                state = f"won by {g.get('winner')}" if g.get("finished") else (
+                    f"round {g.get('round')}, {g.get('phase')}")
+                print(f"{g['game_id']}  {g.get('created', '')[:16]}  "
+                      f"{', '.join(g.get('players') or [])}  {state}")
+        elif action == "export":
+            game_id, path = args
+            Path(path).write_text(json.dumps(store.export_game(game_id), indent=1) + "\n")
+            print(f"game {game_id} written to {path}")
+        elif action == "backup":
+            Path(args[0]).write_text(json.dumps(store.export_backup()) + "\n")
+            print(f"backup written to {args[0]}")
+        elif action == "import":
+            gid = store.import_game(read_import_file(args[0]), validate=validate_game_document)
+            print(f"imported game {gid}")
+        elif action == "restore":
+            added = store.import_backup(read_import_file(args[0]),
+                                        validate=validate_game_document)
+            print(f"restored {len(added)} game(s)")
+    except (ImportRefused, StorageError, KeyError, OSError) as err:
+        print(f"games {action} refused: {err}", file=sys.stderr)
+        return 1
+    finally:
+        store.close()
+    return 0
+
+
 def run_app(web: bool, port: int, data_dir: str | None) -> int:
     """Start the Flet app, if the UI is installed."""
     try:
@@ -402,6 +441,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("action", choices=["show", "export", "import"])
     p.add_argument("file", nargs="?", help="JSON file (export/import)")
     p.add_argument("--data-dir", default=argparse.SUPPRESS, help="folder for saved data")
+    p = sub.add_parser("games", help="list, export, import, back up or restore saved games",
+                       description="Saved games: list; export ID FILE; import FILE; "
+                                   "backup FILE; restore FILE.")
+    p.add_argument("action", choices=["list", "export", "import", "backup", "restore"])
+    p.add_argument("args", nargs="*", help="ID and/or FILE")
+    p.add_argument("--data-dir", default=argparse.SUPPRESS, help="folder for saved data")
     return parser
 
 
@@ -417,6 +462,11 @@ def main(argv: list[str] | None = None) -> int:
             if args.action != "show" and not args.file:
                 raise InputError(f"catalogue {args.action} needs a FILE")
             return cmd_catalogue(args.action, args.file, getattr(args, "data_dir", None))
+        if args.command == "games":
+            wanted = {"list": 0, "export": 2, "import": 1, "backup": 1, "restore": 1}
+            if len(args.args) != wanted[args.action]:
+                raise InputError(f"games {args.action} takes {wanted[args.action]} argument(s)")
+            return cmd_games(args.action, args.args, getattr(args, "data_dir", None))
     except InputError as err:
         print(err, file=sys.stderr)
         return 2
