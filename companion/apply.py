@@ -281,6 +281,8 @@ def apply_in_place(s: GameState, e: AnyEvent) -> None:
             card.modifiers.append(e.modifier)
         case ConflictResolved():
             _loc(s, e.location).result = e.result
+            if e.location == "haven":
+                s.haven_winners.append(e.result.ranking[0] if e.result.ranking else None)
         case CardAcquired():
             s.players[e.player].alliance.append(e.card)
             if e.from_location is not None:

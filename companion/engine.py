@@ -388,7 +388,8 @@ def _play_card(ctx: Ctx, cmd: PlayCard) -> None:
         ctx.emit(DiablerieFlipped(player=seat, count=cmd.diablerie))
         ctx.emit(BloodDeployed(player=seat, location=loc.id, amount=cmd.diablerie,
                                from_bank=True))
-    ctx.emit(TurnEnded(player=seat))
+    if not p.eliminated:
+        ctx.emit(TurnEnded(player=seat))
     _after_turn(ctx)
 
 

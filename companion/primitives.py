@@ -162,9 +162,13 @@ def drain(ctx: Ctx, player: int, uid: str, *, frenzy: bool, drawn_randomly: bool
 
 
 def take_diablerie(ctx: Ctx, player: int, count: int) -> None:
-    """Take Diablerie tokens; a third one eliminates the player (§9, §11)."""
+    """Take Diablerie tokens; a third one eliminates the player, who takes no more (§9, §11)."""
+    p = ctx.state.players[player]
+    count = min(count, 3 - p.diablerie)
+    if count <= 0 or p.eliminated:
+        return
     ctx.emit(DiablerieTaken(player=player, count=count))
-    if ctx.state.players[player].diablerie >= 3:
+    if p.diablerie >= 3:
         ctx.emit(PlayerEliminated(player=player))
 
 

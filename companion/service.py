@@ -7,6 +7,7 @@ from typing import Any, Protocol
 
 from companion.catalogue import SECTIONS, CatalogueError, merge, parse, shipped
 from companion.game import Action, Game
+from companion.scoring import influence
 from models.catalogue import Catalogue
 from models.commands import AnyCommand
 from models.setup import GameSetup, Position
@@ -27,6 +28,7 @@ def summary(game: Game) -> dict[str, Any]:
     """History-index summary of a game (read without replaying it)."""
     s = game.state
     board = s.scoreboard
+    rows = {r.player: r for r in board.rows} if board else {}
     return {
         "game_id": game.header.game_id,
         "created": game.header.created,
@@ -39,6 +41,16 @@ def summary(game: Game) -> dict[str, Any]:
         "finished": s.phase == "game_over",
         "winner": board.winner if board else None,
         "scores": {r.name: r.influence.total for r in board.rows} if board else None,
+        "player_count": len(s.players),
+        "standings": [
+            {"name": p.name, "clan": p.clan, "team": p.team,
+             "influence": (rows[i].influence.total if board else influence(s, i).total),
+             "blood": p.blood, "rank": rows[i].rank if board else None,
+             "eliminated": p.eliminated, "frenzies": p.frenzies, "diablerie": p.diablerie}
+            for i, p in enumerate(s.players)
+        ],
+        "haven_winners": [s.players[w].name if w is not None else None
+                          for w in s.haven_winners],
     }
 
 

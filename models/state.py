@@ -166,6 +166,8 @@ class GameState(Model):
     """Resolution: an after-Location choice is awaited (Succubus Club, §15)."""
     events: int = 0
     """Number of events folded so far."""
+    haven_winners: list[int | None] = []
+    """Winner of the Prince's Haven in each round resolved so far (None: nobody won it)."""
     scoreboard: "Scoreboard | None" = None
     """Final scores once the game is over (§12)."""
 
