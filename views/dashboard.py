@@ -41,10 +41,10 @@ def player_panel(app: AppState, state: GameState, seat: int, p: PlayerState) -> 
     for c in p.alliance:
         a = c.card
         if c.drained:
-            alliance.append(text(f"▽ {a.name} — drained, worth {a.drained_influence}", 15,
+            alliance.append(text(f"Drained: {a.name} — worth {a.drained_influence} Inf", 15,
                                  color=MUTED))
         else:
-            alliance.append(text(f"▲ {a.name} — {a.influence} Inf, Feed {a.feed}, "
+            alliance.append(text(f"Active: {a.name} — {a.influence} Inf, Feed {a.feed}, "
                                  f"Drain +{a.drain_blood}", 15))
     parts: list[ft.Control] = [
         ft.Row([text(p.name, 20, bold=True), text(" · ".join(tags), 15, color=MUTED)],
@@ -64,14 +64,17 @@ def dashboard_view(app: AppState) -> list[ft.Control]:
     """The whole table at a glance."""
     s = app.game.state
     order = turn_order(s)
-    names = " → ".join(s.players[p].name for p in order)
+    names = " · ".join(f"{k}. {s.players[p].name}" for k, p in enumerate(order, start=1))
     holder = s.players[s.ambition].name if s.ambition is not None else "not chosen yet"
     out: list[ft.Control] = [card(
         text(f"Ambition: {holder}", 18, bold=True, color=GOLD, ident_="ambition"),
         text(f"Turn order: {names}", 16),
         color="#241012")]
-    out += [player_panel(app, s, seat, s.players[seat]) for seat in order]
-    out += [player_panel(app, s, i, p) for i, p in enumerate(s.players) if i not in order]
+    seats = order + [i for i in range(len(s.players)) if i not in order]
+    panels = [player_panel(app, s, seat, s.players[seat]) for seat in seats]
+    for panel in panels:
+        panel.col = {"xs": 12, "md": 6}  # two columns on a tablet
+    out.append(ft.ResponsiveRow(panels, spacing=10, run_spacing=10))
     if s.round:
         out.append(heading("Locations", 18))
         out += locations_panel(s)

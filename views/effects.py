@@ -65,14 +65,16 @@ def due_panel(app: AppState, legal: Legal) -> list[ft.Control]:
         desc = _get(item, "text") or ""
         now = uid in (getattr(legal, "next_due", None) or [uid])
         can = _get(item, "can_accept") is not False
-        buttons = [button("Apply", (lambda e, uid=uid: on_due_resolve(app, uid, True))
-                          if now and can else None, ident_=f"due-{i}-apply")]
-        if _get(item, "optional") or not can:
-            buttons.append(button("Decline" if can else "Cannot apply: skip it",
-                                  (lambda e, uid=uid: on_due_resolve(app, uid, False))
-                                  if now else None, primary=False, ident_=f"due-{i}-decline"))
+        buttons: list[ft.Control] = []
+        if now and can:
+            buttons.append(button("Apply", lambda e, uid=uid: on_due_resolve(app, uid, True),
+                                  ident_=f"due-{i}-apply"))
+        if now and (_get(item, "optional") or not can):
+            buttons.append(button("Decline" if can else "It cannot apply: skip it",
+                                  lambda e, uid=uid: on_due_resolve(app, uid, False),
+                                  primary=False, ident_=f"due-{i}-decline"))
         if not now:
-            buttons.append(text("waits for the effects before it", 14, color=MUTED))
+            buttons.append(text("Waits for the effects listed before it.", 14, color=MUTED))
         rows.append(card(text(f"{who}: {label}", 17, bold=True, color=GOLD),
                          *([text(desc, 15, color=MUTED)] if desc else []),
                          wrap(*buttons), color=SURFACE_HI, ident_=f"due-{i}"))
@@ -164,7 +166,7 @@ def effect_form(app: AppState) -> list[ft.Control]:
                  d["by"], lambda v: on_effect_set(app, "by", v), "effect-by"),
     ]
     if d["action"] not in NO_AMOUNT:
-        label = "Power change (+/−)" if d["action"] == "power" else "Amount"
+        label = "Power change (+/-)" if d["action"] == "power" else "Amount"
         parts.append(field(label, d["amount"],
                            lambda v: on_effect_set(app, "amount", v, rerender=False),
                            numeric=True, width=200, ident_="effect-amount"))

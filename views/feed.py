@@ -61,7 +61,7 @@ def feed_view(app: AppState, legal: Legal) -> list[ft.Control]:
         out.append(checklist(app))
     else:
         out.append(round_summary(app))
-    gains = [text(f"{s.players[p].name}: +{n} Blood ({s.players[p].blood} → "
+    gains = [text(f"{s.players[p].name}: +{n} Blood ({s.players[p].blood} to "
                   f"{s.players[p].blood + n})", 18, ident_=f"feed-{p}")
              for p, n in legal.feed.items()]
     out.append(card(heading(f"Round {s.round}: Feed", 19),

@@ -112,7 +112,8 @@ def frame(app: AppState, title: str, body: list[ft.Control], *, subtitle: str | 
           game_bar: bool = False) -> list[ft.Control]:
     """The whole page: bar, messages, scrolling body, and the undo bar in a game."""
     scroller = ft.Column([*messages(app), *body], expand=True, spacing=12,
-                         scroll=ft.ScrollMode.AUTO)
+                         scroll=ft.ScrollMode.AUTO,
+                         horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
     out: list[ft.Control] = [title_bar(app, title, subtitle),
                              ft.Container(content=scroller, expand=True, bgcolor=BG,
                                           padding=ft.Padding.all(12))]

@@ -14,7 +14,7 @@ def breakdown_line(b: InfluenceBreakdown) -> str:
         parts.append(f"Relic {b.relic}")
     line = " + ".join(parts)
     if b.diablerie:
-        line += f" − Diablerie {-b.diablerie}"
+        line += f" - Diablerie {-b.diablerie}"
     return f"{line} = {b.total}"
 
 
@@ -44,6 +44,6 @@ def scoreboard_view(board: Scoreboard) -> list[ft.Control]:
             parts.append(text(f"Tie-break: {r.tiebreak}", 15, color=GOLD))
         out.append(card(*parts, color=SURFACE_HI if r.rank == 1 else SURFACE,
                         ident_=f"row-{r.rank}"))
-    out.append(heading("Influence = active cards + drained cards + tokens + Relic − Diablerie",
+    out.append(heading("Influence = active cards + drained cards + tokens + Relic - Diablerie",
                        14))
     return out

@@ -103,7 +103,10 @@ class AppState:
             return None
         from views.describe import notable
         self.error = None
+        effect = self.drafts.get("effect")  # the by-hand form stays open for the next effect
         self.drafts.clear()
+        if effect:
+            self.drafts["effect"] = effect
         self.notice = notable(self.game.state, action)
         if self.screen not in ("game", "table"):
             self.screen = "game"
