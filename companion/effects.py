@@ -56,6 +56,9 @@ class DueEffect(Frozen):
     """Whether the owner may decline it."""
     can_accept: bool = True
     """False when the effect cannot be applied now (§14): it can only be declined."""
+    teammate_choice: bool = False
+    """Tag team: the owner's teammate is a Rival here, so the owner chooses whether the effect
+    reaches them (`include_teammate`, §13)."""
 
 
 def due_effects(state: GameState) -> list[DueEffect]:
@@ -72,8 +75,10 @@ def due_effects(state: GameState) -> list[DueEffect]:
             if card.uid in state.resolved_effects:
                 continue
             can = not (key == "TR05" and state.players[seat].blood // 2 < 1)
+            mate = any(teammates(state, seat, r) for r in rivals(state, loc, seat))
             due.append(DueEffect(uid=card.uid, owner=seat, label=card.card.label(), effect=key,
-                                 text=TEXT[key], optional=key in OPTIONAL, can_accept=can))
+                                 text=TEXT[key], optional=key in OPTIONAL, can_accept=can,
+                                 teammate_choice=mate))
     return due
 
 

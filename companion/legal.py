@@ -69,6 +69,10 @@ class Legal(Frozen):
     """Resolution: an after-Location choice awaited (take_back_blood)."""
     take_back: dict[int, int] = {}
     """Succubus Club: most Blood each player may take back."""
+    peekers: list[int] = []
+    """Players who may Spend Blood to look at face-down cards (the peeking Ally, §15)."""
+    peekable: list[str] = []
+    """Face-down Deployed card uids on the table."""
     max_blood: dict[str, dict[str, int]] = {}
     """Planning: most Blood playable per Location, face 'up' and 'down', after Passive losses."""
     hand_cards: int = 0
@@ -151,7 +155,7 @@ def _planning(s: GameState, base: dict) -> Legal:
         max_blood_face_up=max(0, min(MAX_BLOOD_PER_PLAY, room)),
         max_blood_face_down=max(0, min(MAX_BLOOD_PER_PLAY, room - 1)),
         can_play_face_down=room >= 1, max_diablerie=p.diablerie_up, drainable=drainable,
-        max_blood=max_blood)
+        max_blood=max_blood, **_peek(s))
 
 
 def _resolution(s: GameState, base: dict) -> Legal:
@@ -184,5 +188,15 @@ def _resolution(s: GameState, base: dict) -> Legal:
         prompt = f"{where}: {s.players[nxt[0].owner].name} resolves {nxt[0].label}."
     return Legal(**base, step=s.step, location=loc.id, prompt=prompt,
                  commands=[*cmds, *ANYTIME], present=here, face_down=face_down, due=due,
-                 next_due=[d.uid for d in nxt], awaiting=s.awaiting, take_back=take_back)
+                 next_due=[d.uid for d in nxt], awaiting=s.awaiting, take_back=take_back,
+                 **_peek(s))
+
+
+def _peek(s: GameState) -> dict:
+    """Who may look at face-down cards now, and which cards there are (§15)."""
+    peekers = [p for p in turn_order(s) if s.players[p].blood > 1 and any(
+        c.card.ability == "peek_face_down" and not c.drained for c in s.players[p].alliance)]
+    cards = [c.uid for loc in s.locations for pos in loc.positions for c in pos.cards
+             if not c.face_up]
+    return {"peekers": peekers, "peekable": cards} if peekers and cards else {}
 

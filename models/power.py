@@ -36,7 +36,7 @@ class PowerBreakdown(Frozen):
     """Sum of card Power and Deployed Blood."""
 
     def explain(self) -> str:
-        """One-line explanation, e.g. 'Bloody Fury 6−2=4 + 3 Blood = 7'."""
+        """One-line explanation, e.g. 'Bloody Fury 6 -2 (...) = 4 + 3 Blood = total 7'."""
         parts = []
         for c in self.cards:
             if not c.face_up:
@@ -50,4 +50,4 @@ class PowerBreakdown(Frozen):
                          else f"{c.label} {c.power}")
         if self.blood:
             parts.append(f"{self.blood} Blood")
-        return " + ".join(parts or ["nothing"]) + f" → {self.total}"
+        return " + ".join(parts or ["nothing"]) + f" = total {self.total}"

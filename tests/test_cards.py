@@ -547,3 +547,28 @@ def test_card_effects_example_applies_every_automated_card(capsys):
     assert sum(e.type == "relic_used" for e in ev) == 2
     tie = next(e for e in ev if e.type == "conflict_resolved" and e.location == "2")
     assert tie.result.totals[0] == tie.result.totals[1] and tie.result.ranking[0] == 1
+
+
+def test_legal_lists_peekers_and_face_down_cards():
+    """§15 peek Ally: legal() tells the UI who may look and at what."""
+    g = start([{"name": "A", "hand_size": 3, "alliance": [{"card": ally("peek_face_down")}]},
+               {"name": "B", "hand_size": 3}, {"name": "C", "hand_size": 3}],
+              {"1": {"B": ([{"face_up": False}], 0)}}, phase="planning")
+    legal = g.legal()
+    assert legal.peekers == [0] and legal.peekable == [uid_of(g, "1", 1)]
+
+
+def test_tag_team_due_effect_offers_the_teammate_choice():
+    """§13: 'each Rival' may include or exclude the teammate; the UI is told when it applies."""
+    g = start([{"name": "A", "team": "X"}, {"name": "B", "team": "Y"},
+               {"name": "C", "team": "X"}, {"name": "D", "team": "Y"}],
+              {"1": {"A": ([card("BR07")], 0), "B": ([plain(2)], 0), "C": ([plain(2)], 0)}},
+              variants={"tag_team": True})
+    to_step(g, "preparation")
+    (due,) = g.legal().due
+    assert due.teammate_choice
+    g.play({"type": "resolve_effect", "card": due.uid})
+    assert blood(g) == [7, 5, 6, 6]  # the teammate C was spared by default
+    g.undo()
+    g.play({"type": "resolve_effect", "card": due.uid, "include_teammate": True})
+    assert blood(g) == [8, 5, 5, 6]

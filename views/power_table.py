@@ -10,11 +10,6 @@ from views.theme import GOLD, MUTED, SURFACE_HI, card, heading, text
 PLACES = ("1st", "2nd", "3rd")
 
 
-def plain(line: str) -> str:
-    """Swap symbols the offline web font lacks for plain ones."""
-    return line.replace("→", "=").replace("−", "-")
-
-
 def power_table(state: GameState, loc: LocationState) -> list[ft.Control]:
     """Each present player's total with its breakdown; the ranking once the Conflict is over."""
     here = present_players(state, loc)
@@ -33,7 +28,7 @@ def power_table(state: GameState, loc: LocationState) -> list[ft.Control]:
             place = f"{PLACES[rank]} · " if rank < 3 else "no reward · "
         rows.append(ft.Container(content=ft.Row([
             ft.Column([text(f"{place}{state.players[seat].name}", 18, bold=True),
-                       text(plain(b.explain()), 14, color=MUTED)], spacing=2, expand=True),
+                       text(b.explain(), 14, color=MUTED)], spacing=2, expand=True),
             text(str(total), 30, bold=True, color=GOLD, ident_=f"power-{seat}"),
         ]), bgcolor=SURFACE_HI, border_radius=8, padding=10))
     if not seats:

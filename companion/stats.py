@@ -1,0 +1,204 @@
+"""Statistics across stored games, from their history summaries only (no replay; issue 6).
+
+Counted games are the finished ones that pass the filters. How wins count:
+- individual games: the player named `winner` wins; everybody else at the table loses;
+- tag team: `winner` is a team name; both members of that team win, the others lose. A clan's
+  win is a win of a player of that clan, so both clans of the winning team score a win.
+A player's nemesis is whoever won most often in the games this player lost (in tag team, each
+member of the winning team counts); ties go to the name first in alphabetical order.
+Players are matched by name, ignoring case and surrounding spaces.
+The Prince's Haven rate asks, per round, how often the player who won the Prince's Haven that
+round (or their team) went on to win the game; rounds where nobody won it are left out.
+"""
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime
+from typing import Any
+
+from models.common import Frozen
+
+
+class ClanStats(Frozen):
+    """One clan's record."""
+
+    clan: str
+    """Clan name."""
+    games: int
+    """Games it was played in."""
+    wins: int
+    """Games its player (or their team) won."""
+    win_rate: float
+    """wins / games."""
+    average_influence: float
+    """Average final Influence of its player."""
+
+
+class PlayerStats(Frozen):
+    """One player's record."""
+
+    name: str
+    """Name as first seen."""
+    games: int
+    """Games played."""
+    wins: int
+    """Games won (their team's wins in tag team)."""
+    win_rate: float
+    """wins / games."""
+    average_influence: float
+    """Average final Influence."""
+    best_influence: int
+    """Best final Influence."""
+    nemesis: str | None
+    """Who most often won the games this player lost."""
+    nemesis_wins: int
+    """How many of this player's losses the nemesis won."""
+
+
+class HavenRate(Frozen):
+    """How often the Prince's Haven winner of a round won the game."""
+
+    round: int
+    """Round 1–3."""
+    games: int
+    """Games where somebody won the Prince's Haven that round."""
+    wins: int
+    """Of those, games the Haven winner (or their team) won."""
+    rate: float
+    """wins / games."""
+
+
+class Stats(Frozen):
+    """Statistics over the chosen games."""
+
+    games: int
+    """Finished games counted."""
+    clans: list[ClanStats]
+    """By win rate, best first."""
+    players: list[PlayerStats]
+    """By wins, then games, then name."""
+    frenzies_per_game: float
+    """Frenzies (all players) per game."""
+    diablerie_per_game: float
+    """Diablerie tokens held at the end (all players) per game."""
+    haven: list[HavenRate]
+    """Per round; the round 3 line is the last Prince's Haven of the game."""
+
+
+@dataclass
+class _Tally:
+    name: str
+    games: int = 0
+    wins: int = 0
+    influence: int = 0
+    best: int | None = None
+    beaten_by: Counter = field(default_factory=Counter)
+
+    def add(self, influence: int, won: bool) -> None:
+        self.games += 1
+        self.wins += won
+        self.influence += influence
+        self.best = influence if self.best is None else max(self.best, influence)
+
+
+def _when(value: date | datetime | None) -> datetime | None:
+    if value is None or isinstance(value, datetime):
+        return value.replace(tzinfo=value.tzinfo or UTC) if value else None
+    return datetime(value.year, value.month, value.day, tzinfo=UTC)
+
+
+def _rate(wins: int, games: int) -> float:
+    return wins / games if games else 0.0
+
+
+def _standings(s: dict[str, Any]) -> list[dict[str, Any]]:
+    """The summary's standings; older summaries give only players, clans and scores."""
+    if s.get("standings"):
+        return s["standings"]
+    scores = s.get("scores") or {}
+    return [{"name": n, "clan": c, "team": None, "influence": scores.get(n, 0)}
+            for n, c in zip(s.get("players", []), s.get("clans", []), strict=False)]
+
+
+def compute(summaries: Iterable[dict[str, Any]], *, since: date | datetime | None = None,
+            until: date | datetime | None = None, player_count: int | Iterable[int] | None = None,
+            variants: dict[str, bool] | None = None) -> Stats:
+    """Statistics over finished games, in one pass over their summaries.
+
+    `since`/`until` bound the creation time (a date includes that whole day); `player_count`
+    is one count or several; `variants` keeps games whose variants match every given flag.
+    """
+    start = _when(since)
+    end = _when(until)
+    if isinstance(until, date) and not isinstance(until, datetime):
+        end = datetime(until.year, until.month, until.day, 23, 59, 59, 999999, tzinfo=UTC)
+    counts = {player_count} if isinstance(player_count, int) else (
+        set(player_count) if player_count is not None else None)
+    wanted = list((variants or {}).items())
+    clans: dict[str, _Tally] = {}
+    players: dict[str, _Tally] = {}
+    games = frenzies = diablerie = 0
+    haven = [[0, 0] for _ in range(3)]
+    for s in summaries:
+        if not s.get("finished") or s.get("winner") is None:
+            continue
+        rows = _standings(s)
+        if counts is not None and s.get("player_count", len(rows)) not in counts:
+            continue
+        if wanted:
+            flags = s.get("variants") or {}
+            if any(bool(flags.get(k)) != v for k, v in wanted):
+                continue
+        if start or end:
+            created = datetime.fromisoformat(s["created"])
+            created = created if created.tzinfo else created.replace(tzinfo=UTC)
+            if (start and created < start) or (end and created > end):
+                continue
+        games += 1
+        winner = s["winner"]
+        tag = any(r.get("team") for r in rows)
+        won = {r["name"]: (r.get("team") == winner if tag else r["name"] == winner) for r in rows}
+        winners = [n for n, w in won.items() if w]
+        for r in rows:
+            name, influence = r["name"], r.get("influence") or 0
+            key = name.strip().casefold()
+            tally = players.get(key) or players.setdefault(key, _Tally(name))
+            tally.add(influence, won[name])
+            if not won[name]:
+                tally.beaten_by.update(winners)
+            if r.get("clan"):
+                clan = clans.get(r["clan"]) or clans.setdefault(r["clan"], _Tally(r["clan"]))
+                clan.add(influence, won[name])
+            frenzies += r.get("frenzies") or 0
+            diablerie += r.get("diablerie") or 0
+        havens = s.get("haven_winners") or []
+        for offset, who in enumerate(havens[-3:]):
+            if who is not None:
+                line = haven[3 - len(havens[-3:]) + offset]
+                line[0] += 1
+                line[1] += won.get(who, False)
+    return Stats(
+        games=games,
+        clans=sorted((ClanStats(clan=t.name, games=t.games, wins=t.wins,
+                                win_rate=_rate(t.wins, t.games),
+                                average_influence=t.influence / t.games)
+                      for t in clans.values()), key=lambda c: (-c.win_rate, -c.games, c.clan)),
+        players=sorted((_player(t, players) for t in players.values()),
+                       key=lambda p: (-p.wins, -p.games, p.name.casefold())),
+        frenzies_per_game=_rate(frenzies, games),
+        diablerie_per_game=_rate(diablerie, games),
+        haven=[HavenRate(round=i + 1, games=g, wins=w, rate=_rate(w, g))
+               for i, (g, w) in enumerate(haven)],
+    )
+
+
+def _player(t: _Tally, players: dict[str, _Tally]) -> PlayerStats:
+    nemesis, beaten = None, 0
+    if t.beaten_by:
+        beaten = max(t.beaten_by.values())
+        nemesis = min((n for n, c in t.beaten_by.items() if c == beaten), key=str.casefold)
+        nemesis = players[nemesis.strip().casefold()].name
+    return PlayerStats(name=t.name, games=t.games, wins=t.wins, win_rate=_rate(t.wins, t.games),
+                       average_influence=t.influence / t.games, best_influence=t.best or 0,
+                       nemesis=nemesis, nemesis_wins=beaten)
