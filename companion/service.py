@@ -3,6 +3,7 @@
 Every confirmed action is written to the store before `play` returns (issue 4, durability).
 """
 
+import threading
 from typing import Any, Protocol
 
 from companion.catalogue import SECTIONS, CatalogueError, merge, parse, shipped
@@ -60,6 +61,8 @@ class Service:
     def __init__(self, store: Store):
         self.store = store
         self.game: Game | None = None
+        self.lock = threading.RLock()
+        """Serializes actions: web sessions share one service (one table)."""
 
     def new_game(self, start: GameSetup | Position) -> Game:
         """Create and store a new game, and make it current."""
@@ -94,6 +97,10 @@ class Service:
         Raises:
             RuleError: the rules refuse it (nothing is stored or changed).
         """
+        with self.lock:
+            return self._play(command)
+
+    def _play(self, command: AnyCommand | dict) -> Action:
         game = self._current()
         action = game.play(command)
         try:
@@ -110,10 +117,15 @@ class Service:
         Raises:
             IndexError: nothing to undo.
         """
-        game = self._current()
-        action = game.undo()
-        self._save({"kind": "undo"})
-        return action
+        with self.lock:
+            game = self._current()
+            action = game.undo()
+            try:
+                self._save({"kind": "undo"})
+            except Exception:
+                game.redo()  # not stored: keep memory and disk in step
+                raise
+            return action
 
     def redo(self) -> Action:
         """Redo the last undone action of the current game, stored.
@@ -121,10 +133,15 @@ class Service:
         Raises:
             IndexError: nothing to redo.
         """
-        game = self._current()
-        action = game.redo()
-        self._save({"kind": "redo"})
-        return action
+        with self.lock:
+            game = self._current()
+            action = game.redo()
+            try:
+                self._save({"kind": "redo"})
+            except Exception:
+                game.undo()  # not stored: keep memory and disk in step
+                raise
+            return action
 
     def unfinished(self) -> list[dict]:
         """Summaries of the stored games not yet over, newest first."""
