@@ -109,3 +109,32 @@ def test_resume_mid_resolution_with_a_pending_choice(tmp_path):
     assert (resumed.state.model_dump(), resumed.legal().model_dump()) == expected
     again.play({"type": "resolve_effect", "card": resumed.legal().next_due[0]})
     assert len(resumed.actions) == len(game.actions) + 1
+
+
+def test_a_failed_save_leaves_the_game_as_stored(tmp_path):
+    """Issue 4: if the disk refuses an entry, the action is not reported done nor kept."""
+    from companion.storage import MemoryGameStore
+
+    class FullDisk(MemoryGameStore):
+        fail = False
+
+        def append(self, game_id, entry, summary=None):
+            if self.fail:
+                raise OSError("disk full")
+            super().append(game_id, entry, summary)
+
+    store = FullDisk()
+    svc = Service(store)
+    game = svc.new_game(setup4())
+    svc.play({"type": "set_first_player", "player": "Ann"})
+    before = game.state.model_dump()
+    store.fail = True
+    with pytest.raises(OSError):
+        svc.play({"type": "offer_clans"})
+    assert game.state.model_dump() == before and len(game.actions) == 1
+    with pytest.raises(OSError):
+        svc.undo()
+    assert game.state.model_dump() == before and len(game.actions) == 1
+    store.fail = False
+    reopened = Service(store).open_game(game.header.game_id)
+    assert reopened.state.model_dump() == before
