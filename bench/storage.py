@@ -178,6 +178,41 @@ def replay_benchmark(games: int = 1000, entries: int = 40) -> None:
           f"{ms(naive + replay).strip()} ms ({(naive + replay) / (ours + replay):.1f}x)")
 
 
+def stats_summary(i: int) -> dict[str, Any]:
+    """A finished game's history summary in the service's real shape (standings, Havens)."""
+    clans = ["Brujah", "Gangrel", "Malkavian", "Nosferatu", "Toreador", "Tremere", "Ventrue"]
+    n = 3 + i % 3
+    names = [f"P{(i + k) % 9}" for k in range(n)]
+    influence = [(i * (k + 3)) % 17 + 5 for k in range(n)]
+    best = max(range(n), key=lambda k: influence[k])
+    return {"game_id": f"g{i:06d}", "created": stamp(i), "updated": stamp(i + 1),
+            "players": names, "clans": [clans[(i + k) % 7] for k in range(n)],
+            "variants": {"relics": i % 2 == 0, "location_cards": i % 3 == 0, "tag_team": False},
+            "round": 3, "phase": "game_over", "finished": True, "winner": names[best],
+            "scores": dict(zip(names, influence, strict=True)), "player_count": n,
+            "standings": [{"name": names[k], "clan": clans[(i + k) % 7], "team": None,
+                           "influence": influence[k], "blood": k + 2, "rank": None,
+                           "eliminated": False, "frenzies": (i + k) % 3,
+                           "diablerie": (i + k) % 2} for k in range(n)],
+            "haven_winners": [names[(i + r) % n] for r in range(3)]}
+
+
+def stats_benchmark(games: int = 10_000) -> None:
+    """STATS BENCHMARK: companion.stats.compute over `games` summaries (one pass, no replay)."""
+    try:
+        from companion.stats import compute
+    except ImportError:
+        print("stats: companion.stats not available")
+        return
+    summaries = [stats_summary(i) for i in range(games)]
+    plain = statistics.median(timed(lambda: compute(summaries)) for _ in range(5))
+    filtered = statistics.median(timed(lambda: compute(
+        summaries, since=T0, until=T0 + timedelta(days=365), player_count=[4, 5],
+        variants={"relics": True})) for _ in range(5))
+    print(f"\nstats over {games} game summaries (median of 5): all games {ms(plain).strip()} ms;"
+          f" with date, player-count and variant filters {ms(filtered).strip()} ms")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="sizes 10, 200, 1000")
@@ -212,6 +247,7 @@ def main() -> None:
           " 'list history' = open the store + list every summary (cold), 'list warm' = list on an"
           " open store, 'open' = open the store.")
     replay_benchmark(sizes[-1], args.entries)
+    stats_benchmark(sizes[-1])
 
 
 if __name__ == "__main__":

@@ -89,6 +89,16 @@ class Game:
         """Current state."""
         return self._states[-1]
 
+    def state_at(self, n: int) -> GameState:
+        """State after the first `n` actions (0 = the start); shared, do not mutate.
+
+        Raises:
+            IndexError: there are fewer than `n` actions.
+        """
+        if not 0 <= n < len(self._states):
+            raise IndexError(f"the game has {len(self.actions)} actions, not {n}")
+        return self._states[n]
+
     @property
     def events(self) -> list[AnyEvent]:
         """Every event so far, start included."""

@@ -123,15 +123,17 @@ class _Draft:
     """Per player name: rewards (conflict) or cards added (Hand Building)."""
     gains: list[tuple[int, str]] = field(default_factory=list)
     """Frenzy: Influence the causer gains, with why."""
+    slots: dict[str, int] = field(default_factory=dict)
+    """Index in `parts` of the clause each gathering verb writes."""
 
     def gather(self, verb: str, label: str, rest: str) -> None:
         """Add 'verb A and B rest' as one clause, merging labels of the same verb."""
         labels = self.items.setdefault(verb, [])
-        if not labels:
+        if verb not in self.slots:
+            self.slots[verb] = len(self.parts)
             self.parts.append("")
-            self.items[verb + "@"] = [str(len(self.parts) - 1)]
         labels.append(label)
-        self.parts[int(self.items[verb + "@"][0])] = f"{verb} {_and(labels)}{rest}"
+        self.parts[self.slots[verb]] = f"{verb} {_and(labels)}{rest}"
 
     def suffix(self, text: str) -> None:
         """Append to the last clause (or the head)."""
@@ -168,7 +170,7 @@ class _Narrator:
     def __init__(self, game: Game):
         self.game = game
         self.drafts: list[_Draft] = []
-        self.s: GameState = game._states[0]
+        self.s: GameState = game.state_at(0)
         self.action = -1
 
     def name(self, seat: int | None) -> str:
@@ -200,7 +202,7 @@ class _Narrator:
         self.start(self.game.start_events[0])
         for i, action in enumerate(self.game.actions):
             self.action = i
-            self.s = self.game._states[i].model_copy(deep=True)
+            self.s = self.game.state_at(i).model_copy(deep=True)
             for event in action.events:
                 self.event(event)
                 apply_in_place(self.s, event)
@@ -222,7 +224,7 @@ class _Narrator:
 
     # --- one event -----------------------------------------------------------------------------
 
-    def event(self, e: AnyEvent) -> None:  # noqa: C901 - one branch per event kind
+    def event(self, e: AnyEvent) -> None:
         s, n = self.s, self.name
         match e.type:
             case "first_player_chosen":
@@ -558,7 +560,7 @@ def state_after(game: Game, action_index: int) -> GameState:
     if not -1 <= action_index < len(game.actions):
         raise IndexError(f"action {action_index} is not in this game "
                          f"(0 to {len(game.actions) - 1}, or -1 for the start)")
-    return game._states[action_index + 1].model_copy(deep=True)
+    return game.state_at(action_index + 1).model_copy(deep=True)
 
 
 # --- chart data ---------------------------------------------------------------------------------
@@ -585,7 +587,7 @@ def _point_label(s: GameState) -> str:
 
 def _series(game: Game, value: Callable[[GameState, int], int],
             every: Literal["action", "phase"]) -> Series:
-    states = game._states
+    states = [game.state_at(k) for k in range(len(game.actions) + 1)]
     keep = [k for k in range(len(states))
             if every == "action" or k in (0, len(states) - 1)
             or (states[k].round, states[k].phase) != (states[k - 1].round, states[k - 1].phase)]
@@ -648,7 +650,7 @@ def conflict_powers(game: Game) -> list[ConflictPower]:
     for i, action in enumerate(game.actions):
         if not any(e.type == "conflict_resolved" for e in action.events):
             continue
-        s = game._states[i].model_copy(deep=True)
+        s = game.state_at(i).model_copy(deep=True)
         for e in action.events:
             if e.type == "conflict_resolved":
                 loc = next(lo for lo in s.locations if lo.id == e.location)

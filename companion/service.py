@@ -50,9 +50,17 @@ def summary(game: Game) -> dict[str, Any]:
              "eliminated": p.eliminated, "frenzies": p.frenzies, "diablerie": p.diablerie}
             for i, p in enumerate(s.players)
         ],
-        "haven_winners": [s.players[w].name if w is not None else None
-                          for w in s.haven_winners],
+        "haven_winners": [None] * _rounds_before(game) + [
+            s.players[w].name if w is not None else None for w in s.haven_winners],
     }
+
+
+def _rounds_before(game: Game) -> int:
+    """Rounds whose Prince's Haven was resolved before the game came into the app."""
+    start = game.header.start
+    if not isinstance(start, Position):
+        return 0
+    return 3 if start.phase == "game_over" else start.round - 1
 
 
 class Service:

@@ -11,10 +11,9 @@ The Prince's Haven rate asks, per round, how often the player who won the Prince
 round (or their team) went on to win the game; rounds where nobody won it are left out.
 """
 
-from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from models.common import Frozen
@@ -93,19 +92,24 @@ class _Tally:
     wins: int = 0
     influence: int = 0
     best: int | None = None
-    beaten_by: Counter = field(default_factory=Counter)
+    beaten_by: dict[str, int] = field(default_factory=dict)
 
     def add(self, influence: int, won: bool) -> None:
         self.games += 1
         self.wins += won
         self.influence += influence
-        self.best = influence if self.best is None else max(self.best, influence)
+        if self.best is None or influence > self.best:
+            self.best = influence
 
 
-def _when(value: date | datetime | None) -> datetime | None:
-    if value is None or isinstance(value, datetime):
-        return value.replace(tzinfo=value.tzinfo or UTC) if value else None
-    return datetime(value.year, value.month, value.day, tzinfo=UTC)
+def _when(value: date | datetime | None, end_of_day: bool = False) -> datetime | None:
+    """A bound as an aware datetime; a date means its first (or last) moment, in UTC."""
+    if value is None:
+        return None
+    if not isinstance(value, datetime):
+        day = datetime(value.year, value.month, value.day, tzinfo=UTC)
+        return day + timedelta(days=1, microseconds=-1) if end_of_day else day
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
 
 
 def _rate(wins: int, games: int) -> float:
@@ -129,10 +133,7 @@ def compute(summaries: Iterable[dict[str, Any]], *, since: date | datetime | Non
     `since`/`until` bound the creation time (a date includes that whole day); `player_count`
     is one count or several; `variants` keeps games whose variants match every given flag.
     """
-    start = _when(since)
-    end = _when(until)
-    if isinstance(until, date) and not isinstance(until, datetime):
-        end = datetime(until.year, until.month, until.day, 23, 59, 59, 999999, tzinfo=UTC)
+    start, end = _when(since), _when(until, end_of_day=True)
     counts = {player_count} if isinstance(player_count, int) else (
         set(player_count) if player_count is not None else None)
     wanted = list((variants or {}).items())
@@ -157,16 +158,19 @@ def compute(summaries: Iterable[dict[str, Any]], *, since: date | datetime | Non
                 continue
         games += 1
         winner = s["winner"]
-        tag = any(r.get("team") for r in rows)
+        flags = s.get("variants")
+        tag = flags.get("tag_team") if flags else any(r.get("team") for r in rows)
         won = {r["name"]: (r.get("team") == winner if tag else r["name"] == winner) for r in rows}
-        winners = [n for n, w in won.items() if w]
+        winners = [n.strip().casefold() for n, w in won.items() if w]
         for r in rows:
             name, influence = r["name"], r.get("influence") or 0
             key = name.strip().casefold()
             tally = players.get(key) or players.setdefault(key, _Tally(name))
             tally.add(influence, won[name])
             if not won[name]:
-                tally.beaten_by.update(winners)
+                beaten_by = tally.beaten_by
+                for w in winners:
+                    beaten_by[w] = beaten_by.get(w, 0) + 1
             if r.get("clan"):
                 clan = clans.get(r["clan"]) or clans.setdefault(r["clan"], _Tally(r["clan"]))
                 clan.add(influence, won[name])
@@ -197,8 +201,7 @@ def _player(t: _Tally, players: dict[str, _Tally]) -> PlayerStats:
     nemesis, beaten = None, 0
     if t.beaten_by:
         beaten = max(t.beaten_by.values())
-        nemesis = min((n for n, c in t.beaten_by.items() if c == beaten), key=str.casefold)
-        nemesis = players[nemesis.strip().casefold()].name
+        nemesis = players[min(k for k, c in t.beaten_by.items() if c == beaten)].name
     return PlayerStats(name=t.name, games=t.games, wins=t.wins, win_rate=_rate(t.wins, t.games),
                        average_influence=t.influence / t.games, best_influence=t.best or 0,
                        nemesis=nemesis, nemesis_wins=beaten)

@@ -122,12 +122,12 @@ def test_four_player_example_sentences():
 
 def test_state_after_steps_through_the_game():
     game = conflict_game()
-    assert state_after(game, -1).model_dump() == game._states[0].model_dump()
+    assert state_after(game, -1).model_dump() == game.state_at(0).model_dump()
     after_conflict = state_after(game, 2)
     assert after_conflict.players[0].influence == 5
     assert state_after(game, len(game.actions) - 1).model_dump() == game.state.model_dump()
     after_conflict.players[0].influence = 99
-    assert game._states[3].players[0].influence == 5
+    assert game.state_at(3).players[0].influence == 5
     with pytest.raises(IndexError):
         state_after(game, len(game.actions))
     with pytest.raises(IndexError):
