@@ -6,17 +6,21 @@ from collections.abc import Callable
 import flet as ft
 
 from companion.service import Service
+from views.catalogue_page import catalogue_view
 from views.game_screen import game_view
 from views.home import home_view
-from views.info_pages import catalogue_view, rules_view
 from views.quick_score import quick_score_view
+from views.review_page import review_view
+from views.rules_page import rules_view
 from views.state import AppState
+from views.stats_page import stats_view
 from views.theme import BG, theme
 from views.wizard import wizard_view
 
 SCREENS: dict[str, Callable[[AppState], list[ft.Control]]] = {
     "home": home_view, "new": wizard_view, "quick": quick_score_view, "rules": rules_view,
     "catalogue": catalogue_view, "game": game_view, "table": game_view, "log": game_view,
+    "review": review_view, "stats": stats_view,
 }
 
 
@@ -24,6 +28,8 @@ def render(app: AppState) -> None:
     """Rebuild the page's controls for the app state."""
     screen = app.screen
     if screen in ("game", "table", "log") and app.service.game is None:
+        screen = app.screen = "home"
+    if screen == "review" and app.review is None:
         screen = app.screen = "home"
     app.root.controls = SCREENS[screen](app)
 

@@ -22,8 +22,9 @@ def on_relic_use(app: AppState, seat: int) -> None:
     app.play({"type": "use_relic", "player": seat})
 
 
-def player_panel(app: AppState, state: GameState, seat: int, p: PlayerState) -> ft.Control:
-    """One player's numbers and Alliance."""
+def player_panel(app: AppState, state: GameState, seat: int, p: PlayerState,
+                 live: bool = True) -> ft.Control:
+    """One player's numbers and Alliance (`live`: the open game, with its buttons)."""
     tags = [p.clan or "no clan yet"]
     if p.team:
         tags.append(p.team)
@@ -54,15 +55,16 @@ def player_panel(app: AppState, state: GameState, seat: int, p: PlayerState) -> 
         state_txt = "used" if p.relic_used else "unused"
         parts.append(text(f"Relic: {p.relic.name} ({p.relic.influence} Inf, {state_txt})", 15,
                           color=GOLD))
-        if not p.relic_used and state.phase not in ("setup", "game_over"):
+        if live and not p.relic_used and state.phase not in ("setup", "game_over"):
             parts.append(button("Use the Relic", lambda e: on_relic_use(app, seat),
                                 primary=False, ident_=f"relic-use-{seat}"))
     return card(*parts, color=SURFACE, ident_=f"player-{seat}")
 
 
-def dashboard_view(app: AppState) -> list[ft.Control]:
-    """The whole table at a glance."""
-    s = app.game.state
+def dashboard_view(app: AppState, state: GameState | None = None) -> list[ft.Control]:
+    """The whole table at a glance: the open game's, or `state` read-only (game review)."""
+    live = state is None
+    s = app.game.state if state is None else state
     order = turn_order(s)
     names = " · ".join(f"{k}. {s.players[p].name}" for k, p in enumerate(order, start=1))
     holder = s.players[s.ambition].name if s.ambition is not None else "not chosen yet"
@@ -71,13 +73,13 @@ def dashboard_view(app: AppState) -> list[ft.Control]:
         text(f"Turn order: {names}", 16),
         color="#241012")]
     seats = order + [i for i in range(len(s.players)) if i not in order]
-    panels = [player_panel(app, s, seat, s.players[seat]) for seat in seats]
+    panels = [player_panel(app, s, seat, s.players[seat], live) for seat in seats]
     for panel in panels:
         panel.col = {"xs": 12, "md": 6}  # two columns on a tablet
     out.append(ft.ResponsiveRow(panels, spacing=10, run_spacing=10))
     if s.round:
         out.append(heading("Locations", 18))
         out += locations_panel(s)
-    if s.phase not in ("setup", "game_over"):
+    if live and s.phase not in ("setup", "game_over"):
         out += effect_form(app)
     return out

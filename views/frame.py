@@ -39,9 +39,9 @@ def title_bar(app: AppState, title: str, subtitle: str | None = None) -> ft.Cont
     col = [ident("title", ft.Text(title, size=20, weight=ft.FontWeight.BOLD, color=TEXT))]
     if subtitle:
         col.append(ident("status", ft.Text(subtitle, size=15, color=GOLD)))
-    home = None if app.screen == "home" else ft.IconButton(
+    home = None if app.screen == "home" else ident("home", ft.IconButton(
         icon=ft.Icons.HOME, icon_color=TEXT, tooltip="Home", icon_size=28,
-        on_click=lambda e: on_home_click(app), width=52, height=52)
+        on_click=lambda e: on_home_click(app), width=52, height=52), "Home")
     row = ft.Row([ft.Column(col, spacing=2, expand=True), *([home] if home else [])],
                  vertical_alignment=ft.CrossAxisAlignment.CENTER)
     return ft.Container(content=row, bgcolor=BLOOD_DARK,

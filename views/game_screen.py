@@ -6,6 +6,7 @@ from views.dashboard import dashboard_view
 from views.feed import feed_view
 from views.frame import frame, status_line
 from views.hand_building import hand_building_view
+from views.help_button import help_button
 from views.location_setup import location_setup_view
 from views.log_view import log_view
 from views.planning import planning_view
@@ -36,7 +37,11 @@ def game_view(app: AppState) -> list[ft.Control]:
         body = scoreboard_view(g.scoreboard)
         title = "Final score"
     else:
-        body = [text(legal.prompt, 18, bold=True, color=GOLD, ident_="prompt"),
-                *PHASE_VIEWS[legal.phase](app, legal)]
+        key = legal.step if legal.phase == "resolution" and legal.step else legal.phase
+        prompt = ft.Row([ft.Container(content=text(legal.prompt, 18, bold=True, color=GOLD,
+                                                   ident_="prompt"), expand=True),
+                         help_button(app, key)],
+                        vertical_alignment=ft.CrossAxisAlignment.START, spacing=4)
+        body = [prompt, *PHASE_VIEWS[legal.phase](app, legal)]
         title = "Vendetta"
     return frame(app, title, body, subtitle=status_line(app), game_bar=True)

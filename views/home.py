@@ -18,25 +18,45 @@ def on_game_open(app: AppState, game_id: str) -> None:
     app.open_game(game_id)
 
 
+def on_review_open(app: AppState, game_id: str) -> None:
+    """Review a stored game: score, story, replay, charts."""
+    app.open_review(game_id)
+
+
 def _game_row(app: AppState, s: dict, i: int) -> ft.Control:
     players = ", ".join(s.get("players") or [])
     if s.get("finished"):
         scores = s.get("scores") or {}
         detail = f"Won by {s.get('winner')}  ·  " + ", ".join(
             f"{k} {v}" for k, v in scores.items())
-        label = "View"
+        label = "Open at the table"
     else:
         phase = str(s.get("phase", "")).replace("_", " ")
         detail = f"Round {s.get('round')} · {phase}" if s.get("round") else "Setting up"
         label = "Resume"
     when = str(s.get("updated") or s.get("created") or "")[:16].replace("T", " ")
+    done = bool(s.get("finished"))
+    review = button("Review", lambda e: on_review_open(app, s["game_id"]), primary=done,
+                    expand=True, ident_=f"review-{i}")
+    table = button(label, lambda e: on_game_open(app, s["game_id"]), primary=not done,
+                   expand=True, ident_=f"game-{i}")
     return card(
         text(players, 18, bold=True),
         text(f"{detail}", 15, color=MUTED),
         text(when, 13, color=MUTED),
-        button(label, lambda e: on_game_open(app, s["game_id"]),
-               primary=not s.get("finished"), ident_=f"game-{i}"),
+        ft.Row([review, table] if done else [table, review], spacing=6),
     )
+
+
+def on_rules_open(app: AppState) -> None:
+    """The rules reference (no game to go back to)."""
+    app.back = None
+    app.go("rules")
+
+
+def on_stats_open(app: AppState) -> None:
+    """Statistics across the finished games."""
+    app.go("stats")
 
 
 def home_view(app: AppState) -> list[ft.Control]:
@@ -52,7 +72,11 @@ def home_view(app: AppState) -> list[ft.Control]:
         ft.Row([
             button("Quick score", lambda e: app.go("quick"), primary=False, expand=True,
                    ident_="quick-score"),
-            button("Rules", lambda e: app.go("rules"), primary=False, expand=True,
+            button("Statistics", lambda e: on_stats_open(app), primary=False, expand=True,
+                   ident_="stats"),
+        ], spacing=6),
+        ft.Row([
+            button("Rules", lambda e: on_rules_open(app), primary=False, expand=True,
                    ident_="rules"),
             button("Cards", lambda e: app.go("catalogue"), primary=False, expand=True,
                    ident_="catalogue"),

@@ -16,7 +16,7 @@ from models.catalogue import Catalogue
 from models.commands import AnyCommand
 
 Screen = str
-"""home, new, game, table, log, quick, catalogue, rules."""
+"""home, new, game, table, log, quick, catalogue, rules, review, stats."""
 
 
 class AppState:
@@ -34,6 +34,12 @@ class AppState:
         self._render = render
         self.catalogue = self._load_catalogue()
         self.renders = 0
+        self.review: Game | None = None
+        """A stored game opened for review (never the table's current game)."""
+        self.review_at = 0
+        """Review: how many of its actions the replayed table shows (0 = the start)."""
+        self.back: Screen | None = None
+        """Where the rules page's Back button returns (set by a help button)."""
 
     # --- catalogue --------------------------------------------------------------------------
 
@@ -60,6 +66,23 @@ class AppState:
         except (AttributeError, ValueError, OSError):
             return
         self.catalogue = self._load_catalogue()
+
+    def remember_card(self, section: str, entry: dict[str, Any]) -> None:
+        """Save a card's printed values through the service, then reload the catalogue.
+
+        Raises:
+            CatalogueError: impossible values (the message names the card and field).
+        """
+        self.catalogue = self.service.remember(section, entry)
+
+    def import_catalogue(self, doc: Any) -> Catalogue:
+        """Merge a shared catalogue document into the user's catalogue.
+
+        Raises:
+            CatalogueError: malformed document; nothing is saved.
+        """
+        self.catalogue = self.service.import_catalogue(doc)
+        return self.catalogue
 
     @staticmethod
     def new_id(prefix: str, name: str) -> str:
@@ -145,6 +168,19 @@ class AppState:
         self.error, self.notice = None, []
         self.drafts.clear()
         self.go("game")
+
+    def open_review(self, game_id: str) -> None:
+        """Open a stored game for review without making it the table's game."""
+        try:
+            stored = self.service.store.load(game_id)
+            self.review = Game.from_journal(stored.header, stored.entries)
+        except Exception as err:  # noqa: BLE001 - any load failure is shown, not raised
+            self.error = f"This game could not be opened: {err}"
+            self.render()
+            return
+        self.review_at = len(self.review.actions)
+        self.drafts.pop("review", None)
+        self.go("review")
 
     def fail(self, message: str) -> None:
         """Show a problem with the user's input."""

@@ -131,3 +131,30 @@ def to_int(value: str | None, default: int | None = None) -> int | None:
         return int(str(value).strip())
     except (TypeError, ValueError):
         return default
+
+
+PLAYER_COLORS = ["#ff5a6e", "#e0b35a", "#6cc6ff", "#7fc28a", "#c08cff", "#ff9f43"]
+"""One colour per seat in charts and legends (distinct on the dark background)."""
+
+
+def player_color(seat: int) -> str:
+    """The chart colour of a seat."""
+    return PLAYER_COLORS[seat % len(PLAYER_COLORS)]
+
+
+def tap_row(title: str, on_click: Handler, identifier: str, *, detail: str | None = None,
+            color: str = SURFACE_HI, title_color: str = TEXT,
+            icon: ft.IconData | None = None) -> ft.Control:
+    """A full-width tappable row, a title and an optional detail; over TOUCH px high (17 px
+    text and 14 px padding above and below)."""
+    col: list[ft.Control] = [ft.Text(title, size=17, weight=ft.FontWeight.W_600,
+                                     color=title_color)]
+    if detail:
+        col.append(ft.Text(detail, size=15, color=MUTED))
+    body: ft.Control = ft.Column(col, spacing=2, expand=True)
+    if icon is not None:
+        body = ft.Row([ft.Icon(icon, color=title_color, size=26), body], spacing=10)
+    box = ft.Container(content=body, bgcolor=color, border_radius=10,
+                       padding=ft.Padding.symmetric(horizontal=14, vertical=14),
+                       on_click=on_click, ink=True)
+    return ident(identifier, box, title)

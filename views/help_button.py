@@ -1,0 +1,23 @@
+"""A small help button on every phase and Resolution step screen: opens its rules section."""
+
+import flet as ft
+
+from companion.rules_reference import help_for
+from views.state import AppState
+from views.theme import GOLD, TOUCH, ident
+
+
+def on_help_click(app: AppState, key: str) -> None:
+    """Open the rules section for this phase or step; Back returns to the game."""
+    app.drafts["rules"] = {"open": help_for(key).id, "q": ""}
+    app.back = app.screen
+    app.go("rules")
+
+
+def help_button(app: AppState, key: str) -> ft.Control:
+    """A '?' button (48 px+) naming the section it opens."""
+    title = help_for(key).title
+    b = ft.IconButton(icon=ft.Icons.HELP_OUTLINE, icon_color=GOLD, icon_size=30,
+                      tooltip=f"Rules: {title}", width=TOUCH, height=TOUCH,
+                      on_click=lambda e: on_help_click(app, key))
+    return ident("help", b, f"Rules help: {title}")

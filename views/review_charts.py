@@ -1,0 +1,107 @@
+"""Charts of a reviewed game (flet-charts): Influence and Blood across it, Power per Conflict.
+
+Charts draw no accessibility nodes, so each chart sits in a Semantics wrapper with a stable id
+and comes with a short text summary; tests read the chart's data from the control itself.
+"""
+
+import flet as ft
+import flet_charts as fch
+
+from companion.review import ConflictPower, Series
+from views.theme import MUTED, SURFACE, TEXT, card, heading, ident, player_color, text
+
+GRID = "#3a2a2d"
+
+
+def _axis_label(value: float, label: str) -> fch.ChartAxisLabel:
+    return fch.ChartAxisLabel(value=value, label=ft.Text(label, size=12, color=MUTED))
+
+
+def round_marks(series: Series) -> list[tuple[int, str]]:
+    """(x, label) at the start, at each round's first point, and at the end; a label too
+    close to the next one is left out."""
+    marks = [(0, "Start")]
+    seen = set()
+    for x, label in enumerate(series.labels):
+        if label.startswith("R") and " " in label:
+            rnd = label.split(" ", 1)[0]
+            if rnd not in seen:
+                seen.add(rnd)
+                if x:
+                    marks.append((x, rnd))
+    last = len(series.labels) - 1
+    if last > 0 and all(m[0] != last for m in marks):
+        marks.append((last, "End"))
+    near = max(3, last // 10)  # labels closer than this would print on top of each other
+    if len(marks) > 1 and marks[1][0] < near:
+        marks.pop(0)  # round 1 starts right after setup: its label stands for the start
+    if len(marks) > 1 and last - marks[-2][0] < near and marks[-1][1] == "End":
+        marks.pop()
+    return marks
+
+
+def legend(names: list[str]) -> ft.Control:
+    """A coloured dot and name per player (the charts' key)."""
+    return ft.Row([ft.Row([ft.Container(width=14, height=14, bgcolor=player_color(i),
+                                        border_radius=7), ft.Text(n, size=15, color=TEXT)],
+                          spacing=6, tight=True)
+                   for i, n in enumerate(names)], wrap=True, spacing=14, run_spacing=6)
+
+
+def line_chart(series: Series, what: str, identifier: str) -> ft.Control:
+    """One line per player across the game; x is the number of actions played."""
+    top = max((max(v) for v in series.values.values() if v), default=0)
+    step = 5 if top > 12 else 2
+    chart = fch.LineChart(
+        data_series=[fch.LineChartData(
+            points=[fch.LineChartDataPoint(x=x, y=y, tooltip=f"{name} {y}")
+                    for x, y in enumerate(values)],
+            color=player_color(seat), stroke_width=3, curved=False, point=False)
+            for seat, (name, values) in enumerate(series.values.items())],
+        min_x=0, max_x=max(len(series.labels) - 1, 1), min_y=0, max_y=top + 1,
+        left_axis=fch.ChartAxis(label_size=30, labels=[
+            _axis_label(v, str(v)) for v in range(0, top + 2, step)]),
+        bottom_axis=fch.ChartAxis(label_size=24, label_spacing=1, labels=[
+            _axis_label(x, lab) for x, lab in round_marks(series)]),
+        horizontal_grid_lines=fch.ChartGridLines(interval=step, color=GRID, width=1),
+        vertical_grid_lines=fch.ChartGridLines(interval=max(len(series.labels), 1), color=GRID,
+                                               width=1),
+        bgcolor=SURFACE, height=240, interactive=True, expand=False,
+    )
+    final = ", ".join(f"{n} {v[-1]}" for n, v in series.values.items() if v)
+    return card(heading(what, 18), ident(identifier, chart, f"Chart of {what}"),
+                legend(series.players),
+                text(f"At the end: {final}", 15, color=MUTED, ident_=f"{identifier}-end"))
+
+
+def _short(location: str) -> str:
+    return "Haven" if location == "haven" else f"#{location}"
+
+
+def power_chart(conflicts: list[ConflictPower], rnd: int) -> ft.Control:
+    """Bars of each player's total Power at each Location resolved in one round."""
+    these = [c for c in conflicts if c.round == rnd]
+    top = max((p.total for c in these for p in c.players), default=0)
+    chart = fch.BarChart(
+        groups=[fch.BarChartGroup(x=k, spacing=3, rods=[
+            fch.BarChartRod(from_y=0, to_y=p.total, width=12, color=player_color(p.player),
+                            border_radius=3, tooltip=f"{p.name} {p.total}")
+            for p in c.players]) for k, c in enumerate(these)],
+        bottom_axis=fch.ChartAxis(label_size=24, labels=[
+            _axis_label(k, _short(c.location)) for k, c in enumerate(these)]),
+        left_axis=fch.ChartAxis(label_size=30, labels=[
+            _axis_label(v, str(v)) for v in range(0, top + 2, 5 if top > 12 else 2)]),
+        horizontal_grid_lines=fch.ChartGridLines(interval=5 if top > 12 else 2, color=GRID,
+                                                 width=1),
+        min_y=0, max_y=top + 1, bgcolor=SURFACE, height=200, interactive=True,
+    )
+    lines = []
+    for k, c in enumerate(these):
+        if c.outcome == "no_cards":
+            line = "nobody had clan cards"
+        else:
+            line = ", ".join(f"{p.name} {p.total}" for p in c.players)
+        lines.append(text(f"{_short(c.location)}: {line}", 15, color=MUTED,
+                          ident_=f"power-line-{rnd}-{k}"))
+    return card(heading(f"Power at each Conflict, round {rnd}", 18),
+                ident(f"chart-power-{rnd}", chart, f"Power in round {rnd}"), *lines)

@@ -1,0 +1,226 @@
+"""Statistics across stored games: clans, players, Frenzy and Diablerie, the Prince's Haven;
+filtered by date, player count and variants."""
+
+from datetime import UTC, date, datetime, timedelta
+
+import flet as ft
+
+from companion.stats import Stats, compute
+from views.frame import frame
+from views.state import AppState
+from views.theme import (
+    GOLD,
+    MUTED,
+    SURFACE_HI,
+    TEXT,
+    button,
+    card,
+    field,
+    heading,
+    ident,
+    text,
+    wrap,
+)
+
+VARIANTS = (("relics", "Relics"), ("location_cards", "Location cards"), ("tag_team", "Tag team"))
+PRESETS = (("all", "All time"), ("30", "Last 30 days"), ("365", "Last 12 months"))
+
+
+def _draft(app: AppState) -> dict:
+    d = app.draft("stats")
+    for key, default in (("since", ""), ("until", ""), ("count", None), ("preset", "all"),
+                         ("open", False)):
+        d.setdefault(key, default)
+    d.setdefault("variants", {})
+    return d
+
+
+def parse_day(value: str, what: str) -> date | None:
+    """A YYYY-MM-DD date typed by the user (empty: no bound).
+
+    Raises:
+        ValueError: not a date, with a message naming the field.
+    """
+    value = value.strip()
+    if not value:
+        return None
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        raise ValueError(f"{what}: write the date as YYYY-MM-DD, e.g. 2024-03-01 "
+                         f"(not \"{value}\").") from None
+
+
+def filters(d: dict, today: date | None = None) -> dict:
+    """The `compute` keyword arguments for the chosen filters.
+
+    Raises:
+        ValueError: a typed date is not YYYY-MM-DD.
+    """
+    since, until = parse_day(d["since"], "From"), parse_day(d["until"], "To")
+    if d["preset"] != "all" and not (since or until):
+        since = (today or datetime.now(UTC).date()) - timedelta(days=int(d["preset"]))
+    if since and until and since > until:
+        raise ValueError("From is after To: swap the dates.")
+    return {"since": since, "until": until, "player_count": d["count"],
+            "variants": dict(d["variants"]) or None}
+
+
+def on_preset_pick(app: AppState, preset: str) -> None:
+    """All time, or the last N days (clears typed dates)."""
+    d = _draft(app)
+    d.update(preset=preset, since="", until="")
+    app.render()
+
+
+def on_date_change(app: AppState, key: str, value: str) -> None:
+    """A typed From/To date (applied with the Apply button)."""
+    _draft(app)[key] = value
+
+
+def on_dates_apply(app: AppState) -> None:
+    """Use the typed dates."""
+    _draft(app)["preset"] = "all"
+    app.render()
+
+
+def on_count_pick(app: AppState, count: int | None) -> None:
+    """Only games with this many players (None: any)."""
+    _draft(app)["count"] = count
+    app.render()
+
+
+def on_variant_pick(app: AppState, key: str, wanted: bool | None) -> None:
+    """Only games with (True) or without (False) a variant; None: either."""
+    v = _draft(app)["variants"]
+    v.pop(key, None) if wanted is None else v.__setitem__(key, wanted)
+    app.render()
+
+
+def on_filters_toggle(app: AppState) -> None:
+    """Show or hide the filters."""
+    d = _draft(app)
+    d["open"] = not d["open"]
+    app.render()
+
+
+def describe_filters(d: dict) -> str:
+    """'All time · 4 players · with Relics', in words."""
+    if d["since"] or d["until"]:
+        when = f"{d['since'] or 'the first game'} to {d['until'] or 'today'}"
+    else:
+        when = dict(PRESETS)[d["preset"]]
+    parts = [when, f"{d['count']} players" if d["count"] else "any number of players"]
+    for key, label in VARIANTS:
+        if key in d["variants"]:
+            parts.append(f"{'with' if d['variants'][key] else 'without'} {label}")
+    return " · ".join(parts)
+
+
+def _pct(rate: float) -> str:
+    return f"{round(rate * 100)}%"
+
+
+def _cells(values: list[str], widths: list[int | None], bold: bool = False,
+           color: str = TEXT) -> ft.Control:
+    return ft.Row([ft.Container(content=ft.Text(v, size=15 if not bold else 14, color=color,
+                                                weight=ft.FontWeight.BOLD if bold else None,
+                                                text_align=ft.TextAlign.RIGHT if w else None),
+                                width=w, expand=w is None)
+                   for v, w in zip(values, widths, strict=True)], spacing=4)
+
+
+def clan_table(stats: Stats) -> ft.Control:
+    """Win rate and average final Influence by clan, best first."""
+    widths = [None, 52, 44, 52, 56]
+    rows = [_cells(["Clan", "Games", "Wins", "Win %", "Avg Inf"], widths, bold=True,
+                   color=MUTED)]
+    for c in stats.clans:
+        rows.append(ident(f"clan-row-{c.clan}", _cells(
+            [c.clan, str(c.games), str(c.wins), _pct(c.win_rate),
+             f"{c.average_influence:.1f}"], widths)))
+    return card(heading("Clans", 19), *rows, ident_="stats-clans")
+
+
+def player_cards(stats: Stats) -> list[ft.Control]:
+    """One panel per player: games, wins, average and best Influence, nemesis."""
+    out: list[ft.Control] = [heading("Players", 19)]
+    for k, p in enumerate(stats.players):
+        nemesis = (f"Nemesis: {p.nemesis} (won {p.nemesis_wins} of the games {p.name} lost)"
+                   if p.nemesis else "Nemesis: nobody yet")
+        out.append(card(
+            ft.Row([text(p.name, 19, bold=True),
+                    text(f"{p.wins} / {p.games} won", 17, bold=True, color=GOLD)],
+                   alignment=ft.MainAxisAlignment.SPACE_BETWEEN),
+            text(f"{p.games} games · {p.wins} wins ({_pct(p.win_rate)}) · average "
+                 f"{p.average_influence:.1f} Influence · best {p.best_influence}", 15,
+                 ident_=f"player-stats-{k}"),
+            text(nemesis, 15, color=MUTED, ident_=f"nemesis-{k}"), color=SURFACE_HI))
+    return out
+
+
+def _filters_panel(app: AppState, d: dict) -> ft.Control:
+    presets = wrap(*[button(label, lambda e, p=p: on_preset_pick(app, p), primary=False,
+                            selected=d["preset"] == p and not (d["since"] or d["until"]),
+                            ident_=f"stats-preset-{p}") for p, label in PRESETS], spacing=6)
+    boxes = [field(label, d[key], lambda v, k=key: on_date_change(app, k, v),
+                   ident_=f"stats-{key}", expand=True)
+             for key, label in (("since", "From"), ("until", "To"))]
+    for box in boxes:
+        box.content.hint_text = "YYYY-MM-DD"  # type: ignore[attr-defined]
+    dates = ft.Row(boxes, spacing=6)
+    counts = wrap(*[button("Any" if n is None else str(n),
+                           lambda e, n=n: on_count_pick(app, n), primary=False,
+                           selected=d["count"] == n, width=64 if n else 80,
+                           ident_=f"stats-count-{n or 'any'}") for n in (None, 3, 4, 5, 6)],
+                  spacing=6)
+    variants = []
+    for key, label in VARIANTS:
+        now = d["variants"].get(key)
+        variants.append(ft.Column([text(label, 15, color=MUTED), wrap(*[
+            button(name, lambda e, k=key, w=w: on_variant_pick(app, k, w), primary=False,
+                   selected=now is w, ident_=f"stats-{key}-{tag}")
+            for w, name, tag in ((None, "Either", "any"), (True, "With", "on"),
+                                 (False, "Without", "off"))], spacing=6)], spacing=4))
+    return card(presets, text("Or type dates as YYYY-MM-DD (either may stay empty):", 15,
+                              color=MUTED), dates,
+                button("Apply dates", lambda e: on_dates_apply(app), primary=False,
+                       ident_="stats-apply"),
+                text("Players at the table", 15, color=MUTED), counts, *variants)
+
+
+def stats_view(app: AppState) -> list[ft.Control]:
+    """Filters, then the figures for the games they keep."""
+    d = _draft(app)
+    try:
+        kwargs = filters(d)
+        app.error = None
+    except ValueError as err:
+        app.error = str(err)
+        d["open"] = True
+        kwargs = filters({**d, "since": "", "until": ""})
+    body: list[ft.Control] = [card(
+        text(f"Games: {describe_filters(d)}", 16, ident_="stats-filter-line"),
+        button("Hide filters" if d["open"] else "Change filters",
+               lambda e: on_filters_toggle(app), primary=False, ident_="stats-filters"))]
+    if d["open"]:
+        body.append(_filters_panel(app, d))
+    stats = compute(app.service.store.list_games(finished=True), **kwargs)
+    summary = card(
+        text(f"{stats.games} finished game(s) counted", 20, bold=True, color=GOLD,
+             ident_="stats-games"),
+        text(f"Frenzies per game: {stats.frenzies_per_game:.2f}", 17, ident_="stats-frenzies"),
+        text(f"Diablerie tokens per game (held at the end): {stats.diablerie_per_game:.2f}",
+             17, ident_="stats-diablerie"),
+        *[text(f"Round {h.round}: the Prince's Haven winner won the game "
+               f"{h.wins} of {h.games} times ({_pct(h.rate)})" if h.games else
+               f"Round {h.round}: nobody won the Prince's Haven", 16,
+               ident_=f"stats-haven-{h.round}") for h in stats.haven],
+        color="#241012")
+    body.append(summary)
+    if stats.games:
+        body += [clan_table(stats), *player_cards(stats)]
+    else:
+        body.append(text("No finished game matches these filters.", 17, color=MUTED,
+                         ident_="stats-empty"))
+    return frame(app, "Statistics", body, subtitle="Across your finished games")
