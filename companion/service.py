@@ -86,9 +86,18 @@ class Service:
             KeyError: no such game.
             ReplayError: its journal does not replay.
         """
-        stored = self.store.load(game_id)
-        self.game = Game.from_journal(stored.header, stored.entries)
+        self.game = self.load_game(game_id)
         return self.game
+
+    def load_game(self, game_id: str) -> Game:
+        """Replay a stored game without making it current (e.g. to review it).
+
+        Raises:
+            KeyError: no such game.
+            ReplayError: its journal does not replay.
+        """
+        stored = self.store.load(game_id)
+        return Game.from_journal(stored.header, stored.entries)
 
     def _current(self) -> Game:
         if self.game is None:

@@ -7,7 +7,7 @@ from typing import Any
 import flet as ft
 from pydantic import ValidationError
 
-from companion.catalogue import CatalogueError, merge, parse, shipped
+from companion.catalogue import CatalogueError, shipped
 from companion.errors import RuleError
 from companion.game import Action, Game
 from companion.legal import Legal
@@ -43,29 +43,19 @@ class AppState:
 
     # --- catalogue --------------------------------------------------------------------------
 
-    def _user_catalogue(self) -> dict[str, Any]:
-        try:
-            return dict(self.service.store.load_catalogue())  # type: ignore[attr-defined]
-        except (AttributeError, ValueError):
-            return {}
-
     def _load_catalogue(self) -> Catalogue:
         try:
-            return merge(shipped(), parse(self._user_catalogue()))
+            return self.service.catalogue()
         except CatalogueError:
-            return shipped()
+            return shipped()  # a damaged user catalogue must not stop the table
 
     def remember(self, section: str, entry: dict[str, Any]) -> None:
-        """Save card values the user entered into their catalogue, then reload it."""
-        doc = self._user_catalogue()
-        items = [e for e in doc.get(section, []) if e.get("id") != entry["id"]]
-        doc[section] = [*items, {k: v for k, v in entry.items() if v is not None}]
+        """Remember card values entered during play; the game goes on if they can't be saved."""
         try:
-            parse(doc)
-            self.service.store.save_catalogue(doc)  # type: ignore[attr-defined]
-        except (AttributeError, ValueError, OSError):
+            self.catalogue = self.service.remember(
+                section, {k: v for k, v in entry.items() if v is not None})
+        except (ValueError, OSError):
             return
-        self.catalogue = self._load_catalogue()
 
     def remember_card(self, section: str, entry: dict[str, Any]) -> None:
         """Save a card's printed values through the service, then reload the catalogue.
@@ -172,8 +162,7 @@ class AppState:
     def open_review(self, game_id: str) -> None:
         """Open a stored game for review without making it the table's game."""
         try:
-            stored = self.service.store.load(game_id)
-            self.review = Game.from_journal(stored.header, stored.entries)
+            self.review = self.service.load_game(game_id)
         except Exception as err:  # noqa: BLE001 - any load failure is shown, not raised
             self.error = f"This game could not be opened: {err}"
             self.render()
