@@ -456,7 +456,8 @@ def _choose_withdraw(ctx: Ctx, cmd: ChooseWithdraw) -> None:
             raise ctx.fail("§8.1", f"they are not at {location_name(loc.id)}", seat)
     if len(set(leaving)) != len(leaving):
         raise ctx.fail("§8.1", "a player is listed twice")
-    face_down = set(_face_down_here(ctx, loc, leaving))
+    # Withdrawing from the Prince's Haven takes the cards back to hand unseen (§8.1).
+    face_down = set(_face_down_here(ctx, loc, leaving)) if loc.id != "haven" else set()
     if set(cmd.reveal) != face_down:
         missing, extra = face_down - set(cmd.reveal), set(cmd.reveal) - face_down
         msg = []

@@ -54,7 +54,8 @@ class Legal(Frozen):
     present: list[int] = []
     """Resolution: players at the Location, in turn order."""
     face_down: dict[int, list[str]] = {}
-    """Resolution: face-down card uids per player at the Location."""
+    """Resolution: face-down card uids per player at the Location that must be identified
+    (at Withdraw: if their owner withdraws; none at the Prince's Haven)."""
     clans: list[Clan] = []
     """Setup: clans the picker may take."""
     relics: list[int] = []
@@ -163,6 +164,8 @@ def _resolution(s: GameState, base: dict) -> Legal:
     here = present_players(s, loc)
     face_down = {p: [c.uid for c in loc.positions[p].cards if not c.face_up] for p in here}
     face_down = {p: uids for p, uids in face_down.items() if uids}
+    if s.step == "withdraw" and loc.id == "haven":
+        face_down = {}  # withdrawing from the Haven takes cards back to hand unseen (§8.1)
     where = location_name(loc.id)
     prompts = {
         "withdraw": f"{where}: each player here reveals Stay or Withdraw." if here else

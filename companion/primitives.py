@@ -179,7 +179,7 @@ def withdraw_player(ctx: Ctx, seat: int, loc: LocationState, reveal: dict[str, C
     if pos.blood:
         ctx.emit(BloodReturned(player=seat, location=loc.id, amount=pos.blood))
     for card in list(pos.cards):
-        if not card.face_up:
+        if not card.face_up and loc.id != "haven":  # from the Haven they go back unseen
             ctx.emit(CardRevealed(uid=card.uid, card=reveal[card.uid]))
     uids = [c.uid for c in pos.cards]
     if loc.id == "haven":

@@ -117,6 +117,20 @@ def test_s8_1_withdraw_from_the_haven_returns_cards_to_hand() -> None:
     assert loc_state(game, "haven").positions[0].blood == 0
 
 
+def test_s8_1_withdrawing_from_the_haven_keeps_face_down_cards_secret() -> None:
+    """§8.1 + public information only: cards taken back from the Prince's Haven go to hand
+    unseen, so the companion never asks what they are (and refuses an identity)."""
+    game = at("haven", deployed("Ann", None, card(3)), deployed("Bo", card(1)),
+              players=[seat("Ann", hand_size=1), seat("Bo"), seat("Cy"), seat("Di")])
+    assert game.legal().face_down == {}
+    uid = loc_state(game, "haven").positions[0].cards[0].uid
+    refused(game, {"type": "choose_withdraw", "withdraw": ["Ann"],
+                   "reveal": {uid: card(2)}}, "§8.1")
+    game.play({"type": "choose_withdraw", "withdraw": ["Ann"]})
+    assert p(game, "Ann").hand_size == 3
+    assert not any(e.type == "card_revealed" for e in game.events)
+
+
 def test_s8_1_only_players_at_the_location_choose() -> None:
     """§8.1: a player with nothing Deployed there is not at the Location."""
     game = at("1", deployed("Ann", card(1)), deployed("Bo", card(1)))

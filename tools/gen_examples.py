@@ -222,7 +222,8 @@ class Builder:
                             and tot * 3 < best and self.rng.random() < 0.6):
                         leaving.append(p.name)
                 reveal = {c.uid: self.secret[c.uid] for q in here if s.players[q].name in leaving
-                          for c in loc.positions[q].cards if not c.face_up}
+                          for c in loc.positions[q].cards if not c.face_up
+                          if loc.id != "haven"}  # from the Haven, cards go back unseen
                 cmd = {"type": "choose_withdraw", "withdraw": leaving}
                 if reveal:
                     cmd["reveal"] = reveal
