@@ -252,3 +252,65 @@ def test_every_screen_renders(app: AppState) -> None:
     for screen in ("rules", "catalogue", "quick", "new", "home"):
         app.go(screen)
         assert app.root.controls
+
+
+def test_due_effect_offers_the_tag_team_teammate_choice() -> None:
+    """§13 via the views: 'each Rival' effects ask whether the teammate is hit too."""
+    from models.setup import Position
+
+    br07 = {"power": 3, "kind": "preparation", "id": "BR07", "name": "Show of Force",
+            "effect": "BR07"}
+    victim = {"name": "Victim", "kind": "victim", "influence": 1, "feed": 1, "drain_blood": 3,
+              "drained_influence": 0}
+    players = [{"name": n, "clan": c, "team": t, "blood": 6, "influence": 3,
+                "alliance": [{"card": victim}]}
+               for n, c, t in (("Ann", "Brujah", "X"), ("Bob", "Gangrel", "Y"),
+                               ("Cat", "Ventrue", "X"), ("Dan", "Tremere", "Y"))]
+    allies = {"name": "Ally", "kind": "human", "influence": 1, "feed": 1, "drain_blood": 2,
+              "drained_influence": 0}
+    pos = Position.model_validate({
+        "players": players, "variants": {"tag_team": True}, "round": 1, "phase": "resolution",
+        "ambition": "Ann",
+        "locations": [{"id": "1", "ally": allies, "deployed": [
+            {"player": "Ann", "cards": [{"card": br07}]},
+            {"player": "Bob", "cards": [{"card": {"power": 2}}]},
+            {"player": "Cat", "cards": [{"card": {"power": 2}}]}]},
+            {"id": "2", "ally": allies}, {"id": "haven", "ally": allies}]})
+    svc = Service(MemoryGameStore())
+    svc.new_game(pos)
+    app = build(svc)
+    app.screen = "game"
+    app.render()
+    click(app.root, "withdraw-ok")
+    assert has(app.root, "due-0-apply-all")
+    click(app.root, "due-0-apply-all")
+    assert [p.blood for p in svc.game.state.players] == [8, 5, 5, 6]
+
+
+def test_peek_button_spends_one_blood_and_records_no_identity() -> None:
+    """§15 look-at-face-down Ally via the table screen."""
+    from models.setup import Position
+
+    victim = {"name": "Victim", "kind": "victim", "influence": 1, "feed": 1, "drain_blood": 3,
+              "drained_influence": 0}
+    peeker = {"name": "Informant", "kind": "human", "influence": 1, "feed": 1, "drain_blood": 2,
+              "drained_influence": 0, "ability": "peek_face_down"}
+    players = [{"name": n, "clan": c, "blood": 6, "influence": 3,
+                "alliance": [{"card": victim}] + ([{"card": peeker}] if n == "Ann" else [])}
+               for n, c in (("Ann", "Brujah"), ("Bob", "Gangrel"), ("Cat", "Ventrue"))]
+    ally = {"name": "Ally", "kind": "human", "influence": 1, "feed": 1, "drain_blood": 2,
+            "drained_influence": 0}
+    pos = Position.model_validate({
+        "players": players, "round": 1, "phase": "planning", "ambition": "Ann",
+        "locations": [{"id": "1", "ally": ally,
+                       "deployed": [{"player": "Bob", "cards": [{"face_up": False}]}]},
+                      {"id": "2", "ally": ally}, {"id": "haven", "ally": ally}]})
+    svc = Service(MemoryGameStore())
+    game = svc.new_game(pos)
+    app = build(svc)
+    app.screen = "table"
+    app.render()
+    uid = game.state.locations[0].positions[1].cards[0].uid
+    click(app.root, f"peek-0-{uid}")
+    assert game.state.players[0].blood == 5
+    assert game.state.locations[0].positions[1].cards[0].card is None

@@ -6,6 +6,7 @@ from companion.rules import turn_order
 from models.state import GameState, PlayerState
 from views.effects import effect_form
 from views.locations_panel import locations_panel
+from views.peek import peek_panel
 from views.state import AppState
 from views.theme import GOLD, MUTED, SURFACE, TEXT, button, card, heading, text
 
@@ -81,5 +82,6 @@ def dashboard_view(app: AppState, state: GameState | None = None) -> list[ft.Con
         out.append(heading("Locations", 18))
         out += locations_panel(s)
     if live and s.phase not in ("setup", "game_over"):
+        out += peek_panel(app, app.legal())
         out += effect_form(app)
     return out

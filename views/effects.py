@@ -1,6 +1,5 @@
 """Card effects at a Resolution step: due effects from Legal, and any effect by hand (§14)."""
 
-from typing import Any
 
 import flet as ft
 
@@ -32,51 +31,40 @@ NO_AMOUNT = {"halve_printed_power", "withdraw", "restore_card"}
 NOBODY = "-"
 
 
-def _get(item: Any, *names: str) -> Any:
-    for name in names:
-        value = item.get(name) if isinstance(item, dict) else getattr(item, name, None)
-        if value is not None:
-            return value
-    return None
-
-
-def due_effects(legal: Legal) -> list[Any]:
-    """Pending card effects at this step, if the engine lists them."""
-    return list(getattr(legal, "due", None) or [])
-
-
-def on_due_resolve(app: AppState, uid: str, accept: bool) -> None:
+def on_due_resolve(app: AppState, uid: str, accept: bool, teammate: bool = False) -> None:
     """Apply (or decline) a pending card effect."""
-    app.play({"type": "resolve_effect", "card": uid, "accept": accept})
+    app.play({"type": "resolve_effect", "card": uid, "accept": accept,
+              "include_teammate": teammate})
 
 
 def due_panel(app: AppState, legal: Legal) -> list[ft.Control]:
     """Each pending effect with Apply (and Decline when optional), in turn order."""
-    items = due_effects(legal)
-    if not items:
+    if not legal.due:
         return []
     s = app.game.state
     rows: list[ft.Control] = [heading("Card effects due now", 18)]
-    for i, item in enumerate(items):
-        uid = str(_get(item, "uid", "card"))
-        owner = _get(item, "owner", "player", "seat")
-        who = s.players[owner].name if isinstance(owner, int) else str(owner or "")
-        label = _get(item, "label", "name") or uid
-        desc = _get(item, "text") or ""
-        now = uid in (getattr(legal, "next_due", None) or [uid])
-        can = _get(item, "can_accept") is not False
+    for i, item in enumerate(legal.due):
+        uid = item.uid
+        now = uid in legal.next_due
         buttons: list[ft.Control] = []
-        if now and can:
-            buttons.append(button("Apply", lambda e, uid=uid: on_due_resolve(app, uid, True),
+        if now and item.can_accept:
+            spare = " (teammate spared)" if item.teammate_choice else ""
+            buttons.append(button(f"Apply{spare}",
+                                  lambda e, uid=uid: on_due_resolve(app, uid, True),
                                   ident_=f"due-{i}-apply"))
-        if now and (_get(item, "optional") or not can):
-            buttons.append(button("Decline" if can else "It cannot apply: skip it",
+            if item.teammate_choice:
+                buttons.append(button("Apply to the teammate too",
+                                      lambda e, uid=uid: on_due_resolve(app, uid, True, True),
+                                      primary=False, ident_=f"due-{i}-apply-all"))
+        if now and (item.optional or not item.can_accept):
+            buttons.append(button("Decline" if item.can_accept else "It cannot apply: skip it",
                                   lambda e, uid=uid: on_due_resolve(app, uid, False),
                                   primary=False, ident_=f"due-{i}-decline"))
         if not now:
             buttons.append(text("Waits for the effects listed before it.", 14, color=MUTED))
-        rows.append(card(text(f"{who}: {label}", 17, bold=True, color=GOLD),
-                         *([text(desc, 15, color=MUTED)] if desc else []),
+        rows.append(card(text(f"{s.players[item.owner].name}: {item.label}", 17, bold=True,
+                              color=GOLD),
+                         text(item.text, 15, color=MUTED),
                          wrap(*buttons), color=SURFACE_HI, ident_=f"due-{i}"))
     return [card(*rows)]
 
