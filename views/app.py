@@ -31,7 +31,12 @@ def render(app: AppState) -> None:
         screen = app.screen = "home"
     if screen == "review" and app.review is None:
         screen = app.screen = "home"
-    app.root.controls = SCREENS[screen](app)
+    controls = SCREENS[screen](app)
+    for i, control in enumerate(controls):
+        # Same key in the same slot: Flet reconciles the rebuilt control with the one on
+        # screen and sends only what changed, instead of replacing the whole screen.
+        control.key = control.key or f"slot-{i}"
+    app.root.controls = controls
 
 
 def build(service: Service) -> AppState:

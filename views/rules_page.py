@@ -71,10 +71,10 @@ def hit_rows(app: AppState, query: str) -> list[ft.Control]:
     return rows
 
 
-def on_search_change(app: AppState, query: str, results: ft.Column) -> None:
-    """Filter as the reader types (the field keeps its focus: only the results redraw)."""
+def on_search_change(app: AppState, query: str) -> None:
+    """Filter as the reader types (the screen is reconciled, so the field keeps its focus)."""
     _draft(app)["q"] = query
-    results.controls = hit_rows(app, query)
+    app.render()
 
 
 def _groups(app: AppState, d: dict) -> list[ft.Control]:
@@ -118,7 +118,7 @@ def rules_view(app: AppState) -> list[ft.Control]:
                        prefix_icon=ft.Icons.SEARCH, border_color="#6b4a4f",
                        focused_border_color=GOLD, label_style=ft.TextStyle(color=MUTED),
                        hint_text="e.g. Frenzy, tie, Steal")
-    box.on_change = lambda e: on_search_change(app, box.value or "", results)
+    box.on_change = lambda e: on_search_change(app, box.value or "")
     box.on_submit = box.on_change
     body = [*back, card(ident("rules-search", box), results),
             text("Everything below is in the companion's own words; the Rulings say how it "
