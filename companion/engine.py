@@ -22,6 +22,7 @@ from companion.rules import (
     REWARDS,
     conflict_result,
     current_player,
+    has_ability,
     location,
     present_players,
     teammates,
@@ -150,8 +151,9 @@ def _need_step(ctx: Ctx, *steps: Step) -> LocationState:
 
 # --- setup (§2, §13) ---------------------------------------------------------------------------
 
-def _setup_picker(ctx: Ctx) -> int | None:
-    return next((p for p in turn_order(ctx.state) if ctx.state.players[p].clan is None), None)
+def clan_picker(s: GameState) -> int | None:
+    """Who picks a clan now: the first player in turn order without one (§2.3)."""
+    return next((p for p in turn_order(s) if s.players[p].clan is None), None)
 
 
 def relic_picker(s: GameState) -> int | None:
@@ -216,7 +218,7 @@ def _pick_clan(ctx: Ctx, cmd: PickClan) -> None:
     _need_first_player(ctx)
     s = ctx.state
     seat = _seat(ctx, cmd.player)
-    picker = _setup_picker(ctx)
+    picker = clan_picker(s)
     if picker is None:
         raise ctx.fail("§2", "every player already has a clan", seat, PhaseError)
     if seat != picker:
@@ -727,8 +729,7 @@ def _peek(ctx: Ctx, cmd: Peek) -> None:
     _need_phase(ctx, "planning", "resolution")
     s = ctx.state
     seat = _seat(ctx, cmd.player)
-    if not any(c.card.ability == "peek_face_down" and not c.drained
-               for c in s.players[seat].alliance):
+    if not has_ability(s, seat, "peek_face_down"):
         raise ctx.fail("§15", "only the owner of the Ally that looks at face-down cards may",
                        seat)
     face_down = {c.uid for loc in s.locations for p in loc.positions for c in p.cards

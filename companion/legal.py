@@ -4,10 +4,11 @@ The UI builds its buttons from this; it never re-implements a rule.
 """
 
 from companion.effects import DueEffect, due_effects, next_effects, play_triggers
-from companion.engine import feed_amounts, hand_building_cards, relic_picker
+from companion.engine import clan_picker, feed_amounts, hand_building_cards, relic_picker
 from companion.rules import (
     MAX_BLOOD_PER_PLAY,
     current_player,
+    has_ability,
     planning_turns,
     present_players,
     turn_order,
@@ -109,7 +110,7 @@ def _setup(s: GameState, base: dict) -> Legal:
     if s.ambition is None:
         return Legal(**base, prompt="Choose the first player (or draw one at random).",
                      commands=["set_first_player"])
-    picker = next((p for p in turn_order(s) if s.players[p].clan is None), None)
+    picker = clan_picker(s)
     if picker is not None:
         taken = {p.clan for p in s.players}
         pool = s.setup.clans_offered or list(CLANS)
@@ -197,8 +198,8 @@ def _resolution(s: GameState, base: dict) -> Legal:
 
 def _peek(s: GameState) -> dict:
     """Who may look at face-down cards now, and which cards there are (§15)."""
-    peekers = [p for p in turn_order(s) if s.players[p].blood > 1 and any(
-        c.card.ability == "peek_face_down" and not c.drained for c in s.players[p].alliance)]
+    peekers = [p for p in turn_order(s)
+               if s.players[p].blood > 1 and has_ability(s, p, "peek_face_down")]
     cards = [c.uid for loc in s.locations for pos in loc.positions for c in pos.cards
              if not c.face_up]
     return {"peekers": peekers, "peekable": cards} if peekers and cards else {}

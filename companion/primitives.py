@@ -7,8 +7,8 @@ import random
 
 from companion.apply import apply_in_place
 from companion.errors import RuleError
-from companion.rules import teammates
-from models.cards import AllianceCard, ClanCard
+from companion.rules import active_abilities, teammates
+from models.cards import ClanCard
 from models.commands import AnyCommand
 from models.common import LocationId
 from models.events import (
@@ -88,11 +88,6 @@ def steal_blood(ctx: Ctx, thief: int, victim: int, amount: int, reason: str,
     if p.blood == 0:
         frenzy(ctx, victim, thief, where)
     return taken
-
-
-def active_abilities(state: GameState, seat: int) -> list[AllianceCard]:
-    """Active Alliance cards of a player that carry an ability (§9: drained cards lose it)."""
-    return [c for c in state.players[seat].alliance if not c.drained and c.card.ability]
 
 
 def frenzy_reward(state: GameState, by: int, where: LocationId | None) -> list[tuple[int, str]]:

@@ -1,5 +1,6 @@
 """Rule queries on a state: turn order, presence, Rivals, Power, ranking (§1, §7, §8)."""
 
+from models.cards import AllianceCard
 from models.common import PLANNING_TURNS, LocationId
 from models.power import CardPower, PowerBreakdown
 from models.state import ConflictResult, DeployedCard, GameState, LocationState
@@ -107,10 +108,19 @@ def power(state: GameState, loc: LocationState, player: int) -> PowerBreakdown:
                           total=sum(c.power for c in cards) + pos.blood)
 
 
+def has_ability(state: GameState, seat: int, ability: str) -> bool:
+    """Whether a player holds an active Alliance card with this ability (§9: drained lose it)."""
+    return any(c.card.ability == ability for c in active_abilities(state, seat))
+
+
+def active_abilities(state: GameState, seat: int) -> list[AllianceCard]:
+    """Active Alliance cards of a player that carry an ability (§9: drained cards lose it)."""
+    return [c for c in state.players[seat].alliance if not c.drained and c.card.ability]
+
+
 def wins_ties(state: GameState, seat: int) -> bool:
     """Whether a player holds an active 'you win all ties' Ally (§15)."""
-    return any(c.card.ability == "win_ties" and not c.drained
-               for c in state.players[seat].alliance)
+    return has_ability(state, seat, "win_ties")
 
 
 def conflict_result(state: GameState, loc: LocationState) -> ConflictResult:

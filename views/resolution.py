@@ -59,16 +59,24 @@ def on_withdraw_toggle(app: AppState, seat: int, leave: bool) -> None:
 def on_withdraw_confirm(app: AppState, legal: Legal) -> None:
     """Reveal everyone's token."""
     d = _wd(app)
+    cards = {seat: legal.face_down.get(seat, []) for seat in d["out"]}
+    reveal = _identities(app, cards, d["reveal"])
+    if reveal is not None:
+        app.play({"type": "choose_withdraw", "withdraw": list(d["out"]), "reveal": reveal})
+
+
+def _identities(app: AppState, cards: dict[int, list[str]], sels: dict) -> dict | None:
+    """The identity picked for each face-down card, or None (and the reason shown)."""
     s = app.game.state
-    reveal = {}
-    for seat in d["out"]:
-        for uid in legal.face_down.get(seat, []):
-            identity = picked(app, s.players[seat].clan, d["reveal"].setdefault(uid, {}))
+    out = {}
+    for seat, uids in cards.items():
+        for uid in uids:
+            identity = picked(app, s.players[seat].clan, sels.setdefault(uid, {}))
             if isinstance(identity, str):
                 app.fail(f"{s.players[seat].name}'s face-down card: {identity}.")
-                return
-            reveal[uid] = identity.model_dump()
-    app.play({"type": "choose_withdraw", "withdraw": list(d["out"]), "reveal": reveal})
+                return None
+            out[uid] = identity.model_dump()
+    return out
 
 
 def withdraw_view(app: AppState, legal: Legal) -> list[ft.Control]:
@@ -102,17 +110,9 @@ def withdraw_view(app: AppState, legal: Legal) -> list[ft.Control]:
 
 def on_reveal_confirm(app: AppState, legal: Legal) -> None:
     """Enter the identities of every face-down card here."""
-    s = app.game.state
-    sels = app.draft("reveal")
-    cards = {}
-    for seat, uids in legal.face_down.items():
-        for uid in uids:
-            identity = picked(app, s.players[seat].clan, sels.setdefault(uid, {}))
-            if isinstance(identity, str):
-                app.fail(f"{s.players[seat].name}'s card: {identity}.")
-                return
-            cards[uid] = identity.model_dump()
-    app.play({"type": "reveal", "cards": cards})
+    cards = _identities(app, legal.face_down, app.draft("reveal"))
+    if cards is not None:
+        app.play({"type": "reveal", "cards": cards})
 
 
 def revelation_view(app: AppState, legal: Legal) -> list[ft.Control]:
