@@ -20,8 +20,8 @@ sys.path.insert(0, str(ROOT))
 
 from companion.service import Service  # noqa: E402
 from companion.storage import TinyDBGameStore  # noqa: E402
+from tests.ui import autoplay_step, click, type_in  # noqa: E402
 from views.app import build  # noqa: E402
-from views.testing import autoplay_step, click, type_in  # noqa: E402
 
 
 def stats(ms: list[float]) -> tuple[float, float, float]:

@@ -7,9 +7,10 @@ import pytest
 from companion.game import Game
 from companion.service import Service
 from companion.storage import MemoryGameStore, TinyDBGameStore
+from tests.fake_page import FakePage
+from tests.ui import autoplay_step, click, find, has, select, texts, type_in, value
 from views.app import build, create_app
 from views.state import AppState
-from views.testing import autoplay_step, click, find, has, select, texts, type_in, value
 
 NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve"]
 
@@ -39,16 +40,10 @@ def app() -> AppState:
 
 
 def test_factory_builds_a_page() -> None:
-    class FakePage:
-        def __init__(self) -> None:
-            self.controls: list = []
-
-        def add(self, *c: object) -> None:
-            self.controls += c
-
     page = FakePage()
     create_app(Service(MemoryGameStore()))(page)  # type: ignore[arg-type]
-    assert page.title == "Vendetta Companion" and page.controls
+    assert page.title == "Vendetta Companion"
+    assert [v.route for v in page.views] == ["/"] and page.views[0].controls
 
 
 def test_home_lists_actions(app: AppState) -> None:
@@ -279,7 +274,7 @@ def test_due_effect_offers_the_tag_team_teammate_choice() -> None:
     svc = Service(MemoryGameStore())
     svc.new_game(pos)
     app = build(svc)
-    app.screen = "game"
+    app.go("game")
     app.render()
     click(app.root, "withdraw-ok")
     assert has(app.root, "due-0-apply-all")
@@ -308,7 +303,7 @@ def test_peek_button_spends_one_blood_and_records_no_identity() -> None:
     svc = Service(MemoryGameStore())
     game = svc.new_game(pos)
     app = build(svc)
-    app.screen = "table"
+    app.go("table")
     app.render()
     uid = game.state.locations[0].positions[1].cards[0].uid
     click(app.root, f"peek-0-{uid}")

@@ -13,11 +13,11 @@ from companion.rules_reference import help_for, search
 from companion.service import Service
 from companion.stats import compute
 from companion.storage import MemoryGameStore, TinyDBGameStore
+from tests.ui import click, find, has, ids, texts, type_in, value
 from views.app import build
 from views.review_charts import round_marks
 from views.state import AppState
 from views.stats_page import filters
-from views.testing import click, find, has, ids, texts, type_in, value
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -258,7 +258,7 @@ def test_help_button_on_a_resolution_step_opens_its_section_and_comes_back(
         service.undo()
         assert len(service.game.actions) < len(script["actions"])
     app = build(service)
-    app.screen = "game"
+    app.go("game")
     app.render()
     click(app.root, "withdraw-1")  # a draft choice, kept across the help visit
     click(app.root, "help")

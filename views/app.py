@@ -22,16 +22,12 @@ SCREENS: dict[str, Callable[[AppState], list[ft.Control]]] = {
     "catalogue": catalogue_view, "game": game_view, "table": game_view, "log": game_view,
     "review": review_view, "stats": stats_view,
 }
+"""Screen name (views.routes) → the function that draws it."""
 
 
 def render(app: AppState) -> None:
     """Rebuild the page's controls for the app state."""
-    screen = app.screen
-    if screen in ("game", "table", "log") and app.service.game is None:
-        screen = app.screen = "home"
-    if screen == "review" and app.review is None:
-        screen = app.screen = "home"
-    controls = SCREENS[screen](app)
+    controls = SCREENS[app.screen](app)
     for i, control in enumerate(controls):
         # Same key in the same slot: Flet reconciles the rebuilt control with the one on
         # screen and sends only what changed, instead of replacing the whole screen.
@@ -54,15 +50,61 @@ def create_app(service: Service) -> Callable[[ft.Page], None]:
         page.theme_mode = ft.ThemeMode.DARK
         page.theme = page.dark_theme = theme()
         page.bgcolor = BG
-        page.padding = 0
-        page.spacing = 0
         app = build(service)
-        if service.game is not None:
-            app.screen = "game"
-            app.render()
-        page.add(ft.SafeArea(content=app.root, expand=True))
+        shell = Shell(page, app)
+        start = page.route or "/"
+        if start in ("", "/") and service.game is not None:
+            start = "/game"
+        app.open_address(start)
+        shell.sync()
 
     return main
+
+
+class Shell:
+    """Keeps Flet's view stack and the browser's address in step with the app's history.
+
+    The screen shown is the top view; the screens below it are light placeholders, there so
+    that Android's Back button and Flet's view pop reach `AppState.back`. The browser's Back
+    and typed addresses arrive as route changes.
+    """
+
+    def __init__(self, page: ft.Page, app: AppState) -> None:
+        self.page, self.app = page, app
+        self.pushed: list[str] = []
+        """Addresses this shell pushed whose route-change echo has not come back yet."""
+        self.address = page.route or "/"
+        """The address the browser shows (as far as this shell knows)."""
+        self.top = ft.View(route="/", controls=[ft.SafeArea(content=app.root, expand=True)],
+                           padding=0, spacing=0, bgcolor=BG)
+        app.on_navigate = lambda _app: self.sync()
+        page.on_route_change = self.on_route_change
+        page.on_view_pop = self.on_view_pop
+
+    def sync(self) -> None:
+        """Views: one placeholder per earlier screen, then the screen shown; push the address."""
+        app, page = self.app, self.page
+        below = [ft.View(route=r.path, bgcolor=BG, controls=[]) for r in app.history[:-1]]
+        self.top.route = app.route.path
+        page.views[:] = [*below, self.top]
+        if self.address != app.route.path:
+            self.address = app.route.path
+            self.pushed.append(self.address)
+            page.navigate(self.address)
+        page.update()
+
+    def on_route_change(self, e: ft.RouteChangeEvent) -> None:
+        """The browser's Back/Forward or a typed address (echoes of our own pushes ignored)."""
+        if e.route in self.pushed:
+            del self.pushed[: self.pushed.index(e.route) + 1]
+            return
+        self.pushed.clear()
+        self.address = e.route
+        self.app.open_address(e.route)
+
+    def on_view_pop(self, e: ft.ViewPopEvent) -> None:
+        """Android's Back button or Flet's automatic back arrow."""
+        self.app.back()
 
 
 def run(web: bool = False, port: int | None = None, data_dir: str | None = None) -> None:

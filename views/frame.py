@@ -39,13 +39,24 @@ def title_bar(app: AppState, title: str, subtitle: str | None = None) -> ft.Cont
     col = [ident("title", ft.Text(title, size=20, weight=ft.FontWeight.BOLD, color=TEXT))]
     if subtitle:
         col.append(ident("status", ft.Text(subtitle, size=15, color=GOLD)))
-    home = None if app.screen == "home" else ident("home", ft.IconButton(
+    back = ident("back", ft.IconButton(
+        icon=ft.Icons.ARROW_BACK, icon_color=TEXT, tooltip="Back", icon_size=28,
+        on_click=lambda e: on_back_click(app), width=52, height=52), "Back")
+    home = ident("home", ft.IconButton(
         icon=ft.Icons.HOME, icon_color=TEXT, tooltip="Home", icon_size=28,
         on_click=lambda e: on_home_click(app), width=52, height=52), "Home")
-    row = ft.Row([ft.Column(col, spacing=2, expand=True), *([home] if home else [])],
+    away = app.screen != "home"
+    row = ft.Row([*([back] if away and app.can_go_back() else []),
+                  ft.Column(col, spacing=2, expand=True), *([home] if away else [])],
                  vertical_alignment=ft.CrossAxisAlignment.CENTER)
     return ft.Container(content=row, bgcolor=BLOOD_DARK,
                         padding=ft.Padding.symmetric(horizontal=14, vertical=8))
+
+
+def on_back_click(app: AppState) -> None:
+    """Back to the previous screen."""
+    app.notice = []
+    app.back()
 
 
 def on_home_click(app: AppState) -> None:

@@ -9,9 +9,8 @@ from views.theme import GOLD, TOUCH, ident
 
 def on_help_click(app: AppState, key: str) -> None:
     """Open the rules section for this phase or step; Back returns to the game."""
-    app.drafts["rules"] = {"open": help_for(key).id, "q": ""}
-    app.back = app.screen
-    app.go("rules")
+    app.drafts["rules"] = {"q": ""}
+    app.go("rules", help_for(key).id)
 
 
 def help_button(app: AppState, key: str) -> ft.Control:

@@ -49,8 +49,7 @@ def _game_row(app: AppState, s: dict, i: int) -> ft.Control:
 
 
 def on_rules_open(app: AppState) -> None:
-    """The rules reference (no game to go back to)."""
-    app.back = None
+    """The rules reference."""
     app.go("rules")
 
 

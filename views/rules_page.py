@@ -21,15 +21,13 @@ def _draft(app: AppState) -> dict:
 
 
 def on_section_open(app: AppState, section_id: str) -> None:
-    """Read one section."""
-    _draft(app)["open"] = section_id
-    app.render()
+    """Read one section (it has its own address: /rules/<id>)."""
+    app.go("rules", section_id)
 
 
 def on_section_close(app: AppState) -> None:
     """Back to the list (and the search results)."""
-    _draft(app)["open"] = None
-    app.render()
+    app.go("rules")
 
 
 def on_group_toggle(app: AppState, group: str) -> None:
@@ -41,9 +39,13 @@ def on_group_toggle(app: AppState, group: str) -> None:
 
 def on_back_click(app: AppState) -> None:
     """Back to the screen the help button was on."""
-    back, app.back = app.back or "home", None
     app.drafts.pop("rules", None)
-    app.go(back)
+    app.back()
+
+
+def from_game(app: AppState) -> bool:
+    """Whether the previous screen is the game (a help button opened the rules)."""
+    return app.can_go_back() and app.history[-2].screen in ("game", "table", "log")
 
 
 def whole_words(snippet: str) -> str:
@@ -105,7 +107,7 @@ def rules_view(app: AppState) -> list[ft.Control]:
     d = _draft(app)
     back = ([button("Back to the game", lambda e: on_back_click(app), primary=False,
                     ident_="rules-back", icon=ft.Icons.ARROW_BACK)]
-            if app.back else [])
+            if from_game(app) else [])
     if d["open"]:
         sec = section(d["open"])
         body = [*back, section_panel(sec),

@@ -14,9 +14,13 @@ from companion.legal import Legal
 from companion.service import Service
 from models.catalogue import Catalogue
 from models.commands import AnyCommand
+from views.routes import HOME, Route, parse, route_of
 
 Screen = str
-"""home, new, game, table, log, quick, catalogue, rules, review, stats."""
+"""A key of views.routes.SCREENS: home, new, game, table, log, quick, catalogue, rules…"""
+
+MAX_HISTORY = 12
+"""Screens remembered for Back."""
 
 
 class AppState:
@@ -24,7 +28,12 @@ class AppState:
 
     def __init__(self, service: Service, render: Callable[["AppState"], None] | None = None):
         self.service = service
-        self.screen: Screen = "home"
+        self.route: Route = HOME
+        """The screen shown and its parameter."""
+        self.history: list[Route] = [HOME]
+        """Screens visited, oldest first; the last is the one shown (Back pops it)."""
+        self.on_navigate: Callable[[AppState], None] | None = None
+        """Set by the page: keeps the browser's address and Flet's view stack in step."""
         self.error: str | None = None
         self.notice: list[str] = []
         """Lines describing what the last action did (rewards, Frenzy…)."""
@@ -38,8 +47,6 @@ class AppState:
         """A stored game opened for review (never the table's current game)."""
         self.review_at = 0
         """Review: how many of its actions the replayed table shows (0 = the start)."""
-        self.back: Screen | None = None
-        """Where the rules page's Back button returns (set by a help button)."""
 
     # --- catalogue --------------------------------------------------------------------------
 
@@ -96,11 +103,87 @@ class AppState:
         """The draft values of a form (created empty)."""
         return self.drafts.setdefault(name, {})
 
-    def go(self, screen: Screen) -> None:
-        """Show another screen."""
-        self.screen = screen
-        self.error = None
+    @property
+    def screen(self) -> Screen:
+        """The screen shown."""
+        return self.route.screen
+
+    def go(self, screen: Screen, param: str | None = None) -> None:
+        """Show another screen (its address goes into the history, so Back returns here)."""
+        self.navigate(route_of(screen, param))
+
+    def back(self) -> None:
+        """Return to the previous screen (Home when there is none)."""
+        self.navigate(self.history[-2] if len(self.history) > 1 else HOME)
+
+    def can_go_back(self) -> bool:
+        """Whether Back has a screen to return to."""
+        return len(self.history) > 1
+
+    def open_address(self, address: str) -> None:
+        """Show the screen at an address typed, linked or reached by the browser's Back."""
+        route = parse(address)
+        if route is None:
+            self.navigate(HOME)
+            self.error = f"There is no page at {address!r}; here is Home."
+            self.render()
+        elif route != self.route:
+            self.navigate(route)
+
+    def navigate(self, route: Route) -> None:
+        """Enter a screen, keeping the history; a screen that cannot open now shows Home."""
+        problem = self._enter(route)
+        if problem:
+            route = HOME
+        history = self.history
+        if len(history) > 1 and route == history[-2]:
+            history.pop()
+        elif route in history:
+            del history[history.index(route) + 1:]
+        else:
+            history.append(route)
+            del history[:-MAX_HISTORY]
+        self.route = route
+        self.error = problem
         self.render()
+        if self.on_navigate is not None:
+            self.on_navigate(self)
+
+    def _enter(self, route: Route) -> str | None:
+        """Prepare what a screen needs; say why it cannot open, or None."""
+        if route.screen in ("game", "table", "log") and self.service.game is None:
+            return "No game is open at this table: start or resume one."
+        if route.screen == "review":
+            return self._load_review(route.param or "")
+        if route.screen == "rules":
+            return self._open_section(route.param)
+        return None
+
+    def _load_review(self, game_id: str) -> str | None:
+        if self.review is not None and self.review.header.game_id == game_id:
+            return None
+        try:
+            self.review = self.service.load_game(game_id)
+        except KeyError:
+            return f"There is no stored game {game_id!r}."
+        except Exception as err:  # noqa: BLE001 - any load failure is shown, not raised
+            return f"This game could not be opened: {err}"
+        self.review_at = len(self.review.actions)
+        self.drafts.pop("review", None)
+        return None
+
+    def _open_section(self, section_id: str | None) -> str | None:
+        from companion.rules_reference import section
+
+        d = self.draft("rules")
+        if section_id is not None:
+            try:
+                section(section_id)
+            except KeyError:
+                d["open"] = None
+                return f"There is no rules section {section_id!r}."
+        d["open"] = section_id
+        return None
 
     def play(self, command: AnyCommand | dict) -> Action | None:
         """Play a command through the service; a refusal is shown inline, nothing changes."""
@@ -122,8 +205,9 @@ class AppState:
             self.drafts["effect"] = effect
         self.notice = notable(self.game.state, action)
         if self.screen not in ("game", "table"):
-            self.screen = "game"
-        self.render()
+            self.go("game")
+        else:
+            self.render()
         return action
 
     def undo(self) -> None:
@@ -161,15 +245,8 @@ class AppState:
 
     def open_review(self, game_id: str) -> None:
         """Open a stored game for review without making it the table's game."""
-        try:
-            self.review = self.service.load_game(game_id)
-        except Exception as err:  # noqa: BLE001 - any load failure is shown, not raised
-            self.error = f"This game could not be opened: {err}"
-            self.render()
-            return
-        self.review_at = len(self.review.actions)
-        self.drafts.pop("review", None)
-        self.go("review")
+        self.review = None  # always read it afresh from the store
+        self.go("review", game_id)
 
     def fail(self, message: str) -> None:
         """Show a problem with the user's input."""

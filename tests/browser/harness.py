@@ -92,11 +92,11 @@ def sel(identifier: str) -> str:
 class UI:
     """A page of the app in a fresh browser context."""
 
-    def __init__(self, browser, server: Server, size: dict | None = None):
+    def __init__(self, browser, server: Server, size: dict | None = None, path: str = ""):
         self.context = browser.new_context(viewport=size or PHONE)
         self.page = self.context.new_page()
         self.page.set_default_timeout(10_000)
-        self.page.goto(server.url)
+        self.page.goto(server.url + path.lstrip("/"))
         self.page.wait_for_selector("flt-semantics-placeholder", state="attached")
         self.page.locator("flt-semantics-placeholder").dispatch_event("click")
         self.page.wait_for_selector("flt-semantics-host flt-semantics")

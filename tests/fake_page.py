@@ -1,0 +1,37 @@
+"""A stand-in for `ft.Page` with just what the app shell uses: views, route, navigate, update."""
+
+from types import SimpleNamespace
+from typing import Any
+
+
+class FakePage:
+    """Records the view stack and the addresses pushed; route changes are sent by the test."""
+
+    def __init__(self, route: str = "/") -> None:
+        self.route = route
+        self.views: list[Any] = []
+        self.pushed: list[str] = []
+        self.updates = 0
+        self.on_route_change: Any = None
+        self.on_view_pop: Any = None
+
+    def navigate(self, route: str) -> None:
+        """Like Flet: the browser shows the address, then echoes a route change."""
+        self.pushed.append(route)
+
+    def update(self) -> None:
+        self.updates += 1
+
+    def echo(self) -> None:
+        """Deliver the route-change echoes of every pushed address, in order."""
+        while self.pushed:
+            self.change(self.pushed.pop(0))
+
+    def change(self, route: str) -> None:
+        """The browser's Back/Forward or a typed address."""
+        self.route = route
+        self.on_route_change(SimpleNamespace(route=route))
+
+    def pop(self) -> None:
+        """Android's Back button."""
+        self.on_view_pop(SimpleNamespace(view=self.views[-1]))
