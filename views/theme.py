@@ -35,7 +35,9 @@ def theme() -> ft.Theme:
 
 def ident(identifier: str, control: ft.Control, label: str | None = None) -> ft.Semantics:
     """Wrap a control with a stable id (tests, accessibility)."""
-    return ft.Semantics(identifier=identifier, label=label, content=control)
+    # Keyed by its id: a control that takes another id is a new control (remounted), so the
+    # accessibility tree never keeps an id of an earlier screen (issue 13).
+    return ft.Semantics(identifier=identifier, label=label, content=control, key=identifier)
 
 
 def text(value: str, size: int = 17, *, color: str = TEXT, bold: bool = False,

@@ -178,11 +178,41 @@ class UI:
             self.page.mouse.wheel(0, dy)
             self.page.wait_for_timeout(200)
 
+    def settle(self) -> None:
+        """Nudge the scroll view so Flutter lays its accessibility tree out again (its node
+        positions can lag behind a screen that just grew or shrank)."""
+        self.page.mouse.move(195, 300)
+        self.page.mouse.wheel(0, 40)
+        self.page.wait_for_timeout(120)
+        self.page.mouse.wheel(0, -40)
+        self.page.wait_for_timeout(200)
+
     def choose(self, identifier: str, option: str) -> None:
         """Open a dropdown and pick an option by its text."""
-        self.on_screen(identifier)
-        self.tap(identifier)
-        self.page.get_by_role("button", name=option, exact=True).last.click()
+        item = self.page.get_by_role("button", name=option, exact=True).last
+        for attempt in range(4):
+            self.settle()
+            self.on_screen(identifier)
+            self.tap(identifier)
+            try:
+                item.wait_for(state="attached", timeout=2000)
+                break
+            except Exception:
+                # The menu shows only the options that fit beside the field: close it, bring
+                # the field to the top of the screen, and open it again.
+                self.page.keyboard.press("Escape")
+                self.page.wait_for_timeout(200)
+                box = self.page.locator(sel(identifier)).first.bounding_box()
+                if box:
+                    self.page.mouse.move(195, 300)
+                    self.page.mouse.wheel(0, box["y"] - 120)
+                    self.page.wait_for_timeout(200)
+                if attempt == 3:
+                    names = self.page.get_by_role("button").all_inner_texts()
+                    self.shot("choose-failed")
+                    raise AssertionError(
+                        f"option {option!r} not offered; buttons: {names}") from None
+        item.click()
 
     def read(self, identifier: str) -> str:
         return self.page.locator(sel(identifier)).first.inner_text().strip()
