@@ -183,8 +183,8 @@ def card_owners(game: Game, uids) -> set[int]:
 def allowed(role: Role, game: Game, pending: Pending | None, seats: dict[int, str]) -> Allowed:
     """What `role` may do now (for the views' buttons)."""
     s, lg = game.state, game.legal()
-    if isinstance(role, Board) or s.phase == "game_over":
-        return Allowed(prompt=lg.prompt if isinstance(role, Board) else "The game is over.")
+    if isinstance(role, Board):
+        return Allowed(prompt=lg.prompt)
     who = collect.choosers(lg) if pending is not None else []
     choosing = bool(who) and not pending.revealed
     needed = collect.needed_cards(game, pending)
@@ -198,6 +198,8 @@ def allowed(role: Role, game: Game, pending: Pending | None, seats: dict[int, st
                        redo=game.can_redo(), manage_seats=True,
                        prompt=_referee_prompt(lg, pending, who, needed))
     me = role.player
+    if s.phase == "game_over":
+        return Allowed(prompt=lg.prompt)
     cmds = [c for c in lg.commands if c in TURN_COMMANDS and lg.actor == me]
     if "use_relic" in lg.commands and relic_usable(s, me):
         cmds.append("use_relic")
@@ -285,6 +287,12 @@ class TableView(BaseModel):
     """The last change of the table, in a few words (names no secret)."""
 
 
+def seat_list(state: GameState, seats: dict[int, str]) -> list[SeatInfo]:
+    """Every player seat, taken or free (never which device holds it)."""
+    return [SeatInfo(player=i, name=p.name, taken=i in seats)
+            for i, p in enumerate(state.players)]
+
+
 def view(role: Role, game: Game, pending: Pending | None, seats: dict[int, str], *,
          table_id: str, version: int, allow_viewers: bool,
          last_change: str | None) -> TableView:
@@ -308,7 +316,6 @@ def view(role: Role, game: Game, pending: Pending | None, seats: dict[int, str],
         legal=lg, prompt=lg.prompt if withdraw is None or withdraw.revealed else
         f"{location_name(lg.location)}: {withdraw.chosen} of {withdraw.of} players have "
         "chosen Stay or Withdraw.",
-        seats=[SeatInfo(player=i, name=p.name, taken=i in seats)
-               for i, p in enumerate(s.players)],
+        seats=seat_list(s, seats),
         allow_viewers=allow_viewers, withdraw=withdraw, naming=naming, take_back=take,
         allowed=allowed(role, game, pending, seats), last_change=last_change)

@@ -53,7 +53,17 @@ from companion.storage.files import atomic_write_bytes, move_aside, remove_temp_
 from models.cards import ClanCard
 from models.commands import COMMAND_ADAPTER, AnyCommand
 from models.setup import GameSetup, Position
-from models.table import Board, Choice, Pending, Referee, Role, Seat, TableRecord
+from models.table import (
+    Allowed,
+    Board,
+    Choice,
+    Lobby,
+    Pending,
+    Referee,
+    Role,
+    Seat,
+    TableRecord,
+)
 
 log = logging.getLogger(__name__)
 
@@ -272,8 +282,19 @@ class Table:
                                table_id=self.table_id, version=self.version,
                                allow_viewers=self.allow_viewers, last_change=last)
 
-    def allowed(self, role: Role):
-        """What a role may do now (`models.table.Allowed`)."""
+    def lobby(self) -> Lobby:
+        """What a device that has not joined may see (the join screen).
+
+        Raises:
+            TableNotFound: the table closed.
+        """
+        with self._lock:
+            self._check_open()
+            return Lobby(table_id=self.table_id, allow_viewers=self.allow_viewers,
+                         seats=access.seat_list(self.game.state, self._record.seats))
+
+    def allowed(self, role: Role) -> Allowed:
+        """What a role may do now."""
         with self._lock:
             return access.allowed(role, self.game, self._pending(), dict(self._record.seats))
 
@@ -383,6 +404,7 @@ class Table:
         with self._lock:
             role = self._begin(device, version)
             access.check_referee(role, self.game.state, "freeing a seat")
+            self._check_player(player)
             if player not in self._record.seats:
                 return
             seats = {p: d for p, d in self._record.seats.items() if p != player}

@@ -106,6 +106,17 @@ class SeatInfo(Frozen):
     """Whether a device holds this seat."""
 
 
+class Lobby(Frozen):
+    """What a device that has not joined may see: enough to pick a role, nothing of the game."""
+
+    table_id: str
+    """Table id."""
+    seats: list[SeatInfo]
+    """Player seats, taken or free."""
+    allow_viewers: bool
+    """Whether the board may be joined without a code."""
+
+
 class WithdrawStatus(Frozen):
     """The secret Stay/Withdraw at the current Location, as one role may see it (§8.1)."""
 

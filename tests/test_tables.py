@@ -148,7 +148,7 @@ def test_versions_are_not_reused_after_a_restart(tmp_path, dev):
     again.act(dev.bo, card_cmd("Bo"), again.version)
 
 
-# --- joining ---------------------------------------------------------------------------------------
+# --- joining -------------------------------------------------------------------------------------
 
 def test_codes_are_short_and_unambiguous(tmp_path):
     table = make_hub(tmp_path).new_table(position(3))
@@ -156,6 +156,17 @@ def test_codes_are_short_and_unambiguous(tmp_path):
         assert 4 <= len(code) <= 6 and set(code) <= set(CODE_ALPHABET)
     assert not set("0O1IL2Z5S8B") & set(CODE_ALPHABET)
     assert table.join_code != table.referee_code
+
+
+def test_a_device_that_has_not_joined_sees_only_the_lobby(tmp_path, dev):
+    table = make_hub(tmp_path).new_table(position(3, phase="planning"))
+    table.claim_seat(dev.ann, 0, table.join_code)
+    lobby = table.lobby()
+    assert [(s.name, s.taken) for s in lobby.seats] == [("Ann", True), ("Bo", False),
+                                                        ("Cy", False)]
+    text = lobby.model_dump_json()
+    assert "blood" not in text and table.join_code not in text and "hash" not in text
+    assert not lobby.allow_viewers
 
 
 def test_claiming_a_seat_needs_the_join_code(tmp_path, dev):
@@ -319,7 +330,8 @@ def test_a_stored_game_opens_a_new_table(tmp_path, dev):
 
 def test_two_tables_on_one_hub_do_not_interfere(tmp_path, dev):
     hub = make_hub(tmp_path)
-    a, b = hub.new_table(position(3, phase="planning")), hub.new_table(position(3, phase="planning"))
+    a = hub.new_table(position(3, phase="planning"))
+    b = hub.new_table(position(3, phase="planning"))
     assert a.table_id != b.table_id and a.game_id != b.game_id
     heard_b = []
     b.subscribe(heard_b.append)
@@ -361,7 +373,7 @@ def test_a_damaged_table_file_is_moved_aside(tmp_path, dev):
     assert again.open_table(table.game_id).game_id == table.game_id  # the game is intact
 
 
-# --- change notification ---------------------------------------------------------------------------
+# --- change notification -------------------------------------------------------------------------
 
 def test_listeners_hear_every_change_and_a_broken_one_breaks_nothing(tmp_path, dev):
     _, table = planning(tmp_path, dev)
