@@ -148,7 +148,9 @@ class RateLimiter:
         return failures, until, last
 
     def check(self, keys: list[str]) -> None:
-        """Raises:
+        """Refuse while any of the keys is locked.
+
+        Raises:
             RateLimited: one of the keys is locked now.
         """
         now = self.clock()
