@@ -75,7 +75,7 @@ class Service:
         self.store = store
         self.game: Game | None = game
         self.lock = threading.RLock()
-        """Serializes this game's actions (several devices may play on it)."""
+        """Serializes actions: web sessions share one service (one table)."""
 
     def new_game(self, start: GameSetup | Position) -> Game:
         """Create and store a new game, and make it current."""
