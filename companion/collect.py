@@ -161,6 +161,8 @@ def take_back(game: Game, pending: Pending, player: int, amount: int) -> Pending
     """
     lg = _need(game, "take_back", "taking back Blood")
     most = lg.take_back.get(player)
+    if not isinstance(amount, int) or isinstance(amount, bool):
+        raise InputRefused(f"taking back Blood refused: {amount!r} is not a number of Blood")
     if most is None:
         raise InputRefused(f"taking back Blood refused for {_name(game, player)}: they have no "
                            f"Blood at {location_name(lg.location)} (§15)")

@@ -15,7 +15,8 @@ Model:
   claimed or freed, secret choice entered, changed or taken back, card named...). It is
   `epoch * EPOCH + n`, where the stored epoch grows at every load, so a version is never
   reused after a restart. Every device action carries the version its screen was drawn from;
-  an older one is refused with `StaleVersion` ("the table changed: ...") and changes nothing.
+  an older one is refused with `StaleVersion` ("the table changed: ...") and changes nothing
+  (joining carries none: a seat claim is judged on the seat itself).
   One lock per table makes each action atomic: of two taps sent with the same version, the
   second is stale.
 - Who may do what is `companion.access`; the per-player inputs that become one command
@@ -30,6 +31,7 @@ exactly as they were.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import hmac
 import json
@@ -516,6 +518,8 @@ class Table:
         """
         with self._lock:
             role = self._begin(device, version)
+            if not isinstance(cards, dict) or not cards:
+                raise InputRefused("naming cards refused: give card uids and identities")
             named = {u: c if isinstance(c, ClanCard) else ClanCard.model_validate(c)
                      for u, c in cards.items()}
             access.check_own(role, access.card_owners(self.game, named), self.game.state,
@@ -724,8 +728,11 @@ class TableHub:
         """Store a table record atomically (no-op without a data folder).
 
         Raises:
-            OSError: not stored; the previous record is untouched.
+            OSError: not stored (also when the store is read-only: another process owns the
+                data folder); the previous record is untouched.
         """
+        if getattr(self.store, "read_only", False):
+            raise OSError(errno.EROFS, "the data folder is open read-only by this process")
         if self.tables_dir is not None:
             data = json.dumps(record.model_dump(mode="json"), ensure_ascii=False, indent=1)
             atomic_write_bytes(self.tables_dir / f"{record.game_id}.json", data.encode())

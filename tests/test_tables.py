@@ -364,6 +364,15 @@ def test_closing_a_table_keeps_the_game(tmp_path, dev):
     assert hub.service.load_game(table.game_id).header.game_id == table.game_id
 
 
+def test_a_read_only_store_writes_no_table(tmp_path, dev):
+    hub, table = planning(tmp_path, dev)
+    before = record_file(table).read_bytes()
+    hub.store.read_only = True  # as when another process owns the data folder (issue 10)
+    with unchanged(table), pytest.raises(OSError, match="read-only"):
+        table.free_seat(dev.ref, 0, table.version)
+    assert record_file(table).read_bytes() == before and table.role_of(dev.ann) == Seat(player=0)
+
+
 def test_a_damaged_table_file_is_moved_aside(tmp_path, dev):
     hub, table = planning(tmp_path, dev)
     hub.store.close()

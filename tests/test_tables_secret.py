@@ -255,6 +255,10 @@ def test_revelation_collects_each_owners_identities_then_reveals_once(tmp_path, 
     refuse = {"type": "reveal", "cards": {ann_uid: plain(1), cy_uid: plain(1)}}
     with unchanged(table), pytest.raises(AccessError, match="own face-down"):
         table.act(dev.ann, refuse, table.version)
+    with unchanged(table), pytest.raises(InputRefused, match="uids and identities"):
+        table.name_cards(dev.cy, {}, table.version)
+    with unchanged(table), pytest.raises(ValueError, match="power"):
+        table.name_cards(dev.cy, {cy_uid: {"power": -1}}, table.version)
     table.name_cards(dev.cy, {cy_uid: plain(5)}, table.version)
     table.name_cards(dev.cy, {cy_uid: plain(6)}, table.version)  # corrected
     assert table.view(dev.ann).allowed.name_cards == [ann_uid]
@@ -280,6 +284,8 @@ def test_the_succubus_club_take_back_is_collected_per_player(tmp_path, dev):
         table.take_back(dev.bo, 0, 3, table.version)
     with unchanged(table), pytest.raises(InputRefused, match="0 to 1"):
         table.take_back(dev.bo, 1, 2, table.version)
+    with unchanged(table), pytest.raises(InputRefused, match="not a number"):
+        table.take_back(dev.bo, 1, "1", table.version)
     with unchanged(table), pytest.raises(InputRefused, match="no Blood"):
         table.take_back(dev.cy, 2, 0, table.version)
     with unchanged(table), pytest.raises(AccessError, match="own take-back"):
