@@ -16,3 +16,23 @@ class PhaseError(RuleError):
 
 class TurnError(RuleError):
     """It is not this player's turn (or they are out of the game)."""
+
+
+class TableError(ValueError):
+    """A table action refused (table mode, issue 11); the table and its game are unchanged."""
+
+
+class AccessError(TableError):
+    """The device's role may not do this now (names the role and the reason)."""
+
+    def __init__(self, role: str, action: str, reason: str):
+        self.role, self.action, self.reason = role, action, reason
+        super().__init__(f"{action} refused for {role}: {reason}")
+
+
+class StaleVersion(TableError):
+    """The action was drawn from an older version of the table: the table changed since."""
+
+
+class InputRefused(TableError):
+    """A per-player input (Stay/Withdraw, a card's identity, a take-back) is not valid now."""

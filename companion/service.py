@@ -64,11 +64,16 @@ def _rounds_before(game: Game) -> int:
 
 
 class Service:
-    """Plays games and keeps them stored: new, open, play, undo, redo."""
+    """Plays one game at a time and keeps it stored: new, open, play, undo, redo.
 
-    def __init__(self, store: Store):
+    A Service's `game` is its own, never a process-wide current game: table mode
+    (`companion.tables`) makes one Service per open game, all sharing the store; the CLI and
+    the single-table app use one Service and switch its game with `new_game`/`open_game`.
+    """
+
+    def __init__(self, store: Store, game: Game | None = None):
         self.store = store
-        self.game: Game | None = None
+        self.game: Game | None = game
         self.lock = threading.RLock()
         """Serializes actions: web sessions share one service (one table)."""
 

@@ -1,0 +1,199 @@
+"""Per-player inputs collected at a table before they become one engine command (issue 11).
+
+Three Resolution steps need something from several players at once:
+- **Withdraw (§8.1)**: every present player chooses Stay or Withdraw in secret. When the last
+  choice is in, all are revealed together; if withdrawing players leave face-down cards (not at
+  the Prince's Haven), their owners name those cards; then one `choose_withdraw` is played.
+- **Revelation (§8.2)**: the owners of the face-down cards name them; then one `reveal`.
+- **Succubus Club (§15)**: each player with Blood there says how much they take back; then one
+  `take_back_blood`.
+
+The inputs (`models.table.Pending`) are not game events: they belong to one *step instance*
+(`step_key`) and are dropped as soon as the game is no longer there (an undo, a redo, the Relic
+that restarts the Withdraw step). Every function here is pure: it returns a new `Pending` or
+raises `InputRefused`, and never changes the game. Who may enter what is `companion.access`.
+"""
+
+from companion.errors import InputRefused
+from companion.game import Game
+from companion.legal import Legal
+from models.cards import ClanCard
+from models.commands import AnyCommand, ChooseWithdraw, Reveal, TakeBackBlood
+from models.common import location_name
+from models.table import Choice, Pending
+
+Kind = str
+"""'withdraw', 'revelation' or 'take_back'."""
+
+
+def step_kind(game: Game) -> Kind | None:
+    """Which collecting step the game is at, if any."""
+    s = game.state
+    if s.phase != "resolution" or s.step is None:
+        return None
+    if s.awaiting == "take_back_blood":
+        return "take_back"
+    return s.step if s.step in ("withdraw", "revelation") else None
+
+
+def step_key(game: Game) -> str | None:
+    """Identity of the current collecting step instance (None when nothing is collected).
+
+    Round, Location, step and the number of actions before the one that started the step: a
+    step left (undo) and reached again by other actions gets another key.
+    """
+    kind = step_kind(game)
+    if kind is None:
+        return None
+    s = game.state
+    started = 0
+    for n in range(len(game.actions), 0, -1):
+        if any(_starts(e, s.location_index, kind) for e in game.actions[n - 1].events):
+            started = n
+            break
+    return f"r{s.round}.l{s.location_index}.{kind}.a{started}"
+
+
+def _starts(event, index: int, kind: Kind) -> bool:
+    if kind == "take_back":
+        return event.type == "awaiting_choice" and event.choice == "take_back_blood"
+    return event.type == "step_started" and event.location_index == index and event.step == kind
+
+
+def current(game: Game, pending: Pending | None) -> Pending | None:
+    """The pending inputs valid now: those of the current step (cleaned of players no longer
+    concerned), a fresh empty record at a collecting step, or None elsewhere."""
+    key = step_key(game)
+    if key is None:
+        return None
+    if pending is None or pending.key != key:
+        return Pending(key=key)
+    lg = game.legal()
+    who = choosers(lg)
+    choices = {p: c for p, c in pending.choices.items() if p in who}
+    return pending.model_copy(update={
+        "choices": choices,
+        "revealed": pending.revealed or bool(choices) and set(choices) >= set(who),
+        "amounts": {p: a for p, a in pending.amounts.items() if p in lg.take_back},
+    })
+
+
+def choosers(lg: Legal) -> list[int]:
+    """Players who choose Stay/Withdraw now (§8.1): those present, in turn order."""
+    return list(lg.present) if lg.step == "withdraw" and not lg.awaiting else []
+
+
+def needed_cards(game: Game, pending: Pending | None) -> dict[int, list[str]]:
+    """Face-down card uids to be named now, by owner (empty when none are)."""
+    kind = step_kind(game)
+    lg = game.legal()
+    if kind == "revelation":
+        return dict(lg.face_down)
+    if kind == "withdraw" and pending is not None and pending.revealed:
+        return {p: uids for p, uids in lg.face_down.items()
+                if pending.choices.get(p) == "withdraw"}
+    return {}
+
+
+def _need(game: Game, kind: Kind, action: str) -> Legal:
+    if step_kind(game) != kind:
+        lg = game.legal()
+        where = f"the {lg.step} step" if lg.step else f"the {lg.phase.replace('_', ' ')} phase"
+        rule = {"withdraw": "§8.1", "revelation": "§8.2", "take_back": "§15"}[kind]
+        raise InputRefused(f"{action} refused: not now, it is {where} ({rule})")
+    return game.legal()
+
+
+def _name(game: Game, player: int) -> str:
+    return game.state.players[player].name
+
+
+def choose(game: Game, pending: Pending, player: int, choice: Choice | None) -> Pending:
+    """Enter, change or (None) take back a player's secret Stay/Withdraw.
+
+    When it is the last one, the choices become revealed.
+
+    Raises:
+        InputRefused: not the Withdraw step, the player is not at the Location, or every choice
+            is already in and revealed.
+    """
+    lg = _need(game, "withdraw", "Stay/Withdraw")
+    if choice not in ("stay", "withdraw", None):
+        raise InputRefused(f"Stay/Withdraw refused: choose 'stay' or 'withdraw', not {choice!r}")
+    who = choosers(lg)
+    if player not in who:
+        raise InputRefused(f"Stay/Withdraw refused for {_name(game, player)}: they are not at "
+                           f"{location_name(lg.location)} (§8.1)")
+    if pending.revealed:
+        raise InputRefused("Stay/Withdraw refused: every choice is in and revealed; they can no "
+                           "longer change (§8.1)")
+    choices = dict(pending.choices)
+    if choice is None:
+        choices.pop(player, None)
+    else:
+        choices[player] = choice
+    return pending.model_copy(update={"choices": choices,
+                                      "revealed": set(choices) >= set(who)})
+
+
+def name_cards(game: Game, pending: Pending, cards: dict[str, ClanCard]) -> Pending:
+    """Enter (or correct) identities of face-down cards being named now.
+
+    Raises:
+        InputRefused: a uid is not a face-down card to be named now.
+    """
+    needed = {u for uids in needed_cards(game, pending).values() for u in uids}
+    if not needed:
+        raise InputRefused("naming cards refused: no face-down card is being named now "
+                           "(§8.1, §8.2)")
+    wrong = sorted(set(cards) - needed)
+    if wrong:
+        raise InputRefused(f"naming cards refused: {wrong} are not face-down cards to name now; "
+                           f"these are {sorted(needed)} (§8.1, §8.2)")
+    return pending.model_copy(update={"cards": {**pending.cards, **cards}})
+
+
+def take_back(game: Game, pending: Pending, player: int, amount: int) -> Pending:
+    """Enter (or change) the Blood a player takes back at the Succubus Club.
+
+    Raises:
+        InputRefused: not awaiting the take-back, no Blood of theirs there, or out of range.
+    """
+    lg = _need(game, "take_back", "taking back Blood")
+    most = lg.take_back.get(player)
+    if not isinstance(amount, int) or isinstance(amount, bool):
+        raise InputRefused(f"taking back Blood refused: {amount!r} is not a number of Blood")
+    if most is None:
+        raise InputRefused(f"taking back Blood refused for {_name(game, player)}: they have no "
+                           f"Blood at {location_name(lg.location)} (§15)")
+    if not 0 <= amount <= most:
+        raise InputRefused(f"taking back Blood refused for {_name(game, player)}: 0 to {most}, "
+                           f"not {amount} (§15)")
+    return pending.model_copy(update={"amounts": {**pending.amounts, player: amount}})
+
+
+def command(game: Game, pending: Pending | None) -> AnyCommand | None:
+    """The one engine command the inputs make, once every one is in (else None)."""
+    kind = step_kind(game)
+    if pending is None or kind is None:
+        return None
+    needed = [u for uids in needed_cards(game, pending).values() for u in uids]
+    named = {u: pending.cards[u] for u in needed if u in pending.cards}
+    if len(named) < len(needed):
+        return None
+    if kind == "withdraw":
+        if not pending.revealed:
+            return None
+        who = choosers(game.legal())
+        return ChooseWithdraw(withdraw=[p for p in who if pending.choices.get(p) == "withdraw"],
+                              reveal=named)
+    if kind == "revelation":
+        return Reveal(cards=named) if needed else None
+    most = game.legal().take_back
+    if not most or set(pending.amounts) < set(most):
+        return None
+    return TakeBackBlood(amounts={str(p): a for p, a in pending.amounts.items()})
+
+
+__all__ = ["choose", "choosers", "command", "current", "name_cards", "needed_cards",
+           "step_key", "step_kind", "take_back"]
