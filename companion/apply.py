@@ -2,7 +2,7 @@
 
 from companion.scoring import scoreboard
 from models.cards import VICTIM, AllianceCard
-from models.common import SCHEMA_VERSION
+from models.common import SCHEMA_VERSION, copy_model
 from models.events import (
     AllyDiscarded,
     AllyPlaced,
@@ -54,6 +54,7 @@ from models.state import (
     PlayerState,
     PositionState,
     SetupState,
+    copy_state,
 )
 
 
@@ -65,7 +66,7 @@ def apply(state: GameState | None, event: AnyEvent) -> GameState:
     """
     if state is None:
         return initial_state(event)
-    new = state.model_copy(deep=True)
+    new = copy_state(state)
     apply_in_place(new, event)
     return new
 
@@ -284,7 +285,7 @@ def apply_in_place(s: GameState, e: AnyEvent) -> None:
             if e.location == "haven":
                 s.haven_winners.append(e.result.ranking[0] if e.result.ranking else None)
         case CardAcquired():
-            s.players[e.player].alliance.append(e.card)
+            s.players[e.player].alliance.append(copy_model(e.card))  # events never change
             if e.from_location is not None:
                 _loc(s, e.from_location).ally = None
         case AllyDiscarded():

@@ -87,7 +87,7 @@ from models.events import (
     TurnEnded,
     WithdrawChosen,
 )
-from models.state import GameState, LocationState, PowerModifier
+from models.state import GameState, LocationState, PowerModifier, copy_state
 
 
 def execute(state: GameState, command: AnyCommand) -> list[AnyEvent]:
@@ -96,13 +96,22 @@ def execute(state: GameState, command: AnyCommand) -> list[AnyEvent]:
     Raises:
         RuleError: the command is not allowed now; its message names the player and the §.
     """
-    ctx = Ctx(state.model_copy(deep=True), command)
+    return run(state, command)[0]
+
+
+def run(state: GameState, command: AnyCommand) -> tuple[list[AnyEvent], GameState]:
+    """`execute`, also returning the state after the events (a new object; `state` unchanged).
+
+    Raises:
+        RuleError: the command is not allowed now; its message names the player and the §.
+    """
+    ctx = Ctx(copy_state(state), command)
     if state.phase == "game_over":
         raise ctx.fail("§12", "the game is over", error=PhaseError)
     HANDLERS[command.type](ctx, command)
     if ctx.draws:
         raise ctx.fail("§10", f"the drawn cards {ctx.draws} were not needed: no Frenzy drew them")
-    return ctx.events
+    return ctx.events, ctx.state
 
 
 # --- helpers -----------------------------------------------------------------------------------

@@ -7,16 +7,19 @@ from typing import Any, Literal
 from pydantic import Field
 
 from companion.apply import apply_in_place, initial_state
-from companion.engine import execute
+from companion.engine import execute, run
 from companion.legal import Legal, legal
 from models.commands import COMMAND_ADAPTER, AnyCommand
 from models.common import SCHEMA_VERSION, Frozen
 from models.events import EVENT_LIST_ADAPTER, AnyEvent, GameCreated, PositionLoaded
 from models.setup import GameSetup, Position
-from models.state import GameState, Scoreboard
+from models.state import GameState, Scoreboard, copy_state
 
 GAME_FORMAT = "vendetta-companion/game"
 """`format` tag of an exported game document."""
+
+SNAPSHOT_EVERY = 16
+"""A `Game` keeps the state after every 16th action; others are refolded from the one before."""
 
 
 class Action(Frozen):
@@ -57,7 +60,8 @@ class Game:
     """A game in progress: execute commands, undo, redo, ask what is legal.
 
     Undo drops the last action's events and returns to the state before it; redo re-applies the
-    recorded events, so random results are the same.
+    recorded events, so random results are the same. States are kept every `SNAPSHOT_EVERY`
+    actions; a state no longer current is never changed.
     """
 
     def __init__(self, header: GameHeader):
@@ -69,7 +73,9 @@ class Game:
         self.start_events: list[AnyEvent] = [first]
         self.actions: list[Action] = []
         self.redo_stack: list[Action] = []
-        self._states: list[GameState] = [initial_state(first)]
+        self._state = initial_state(first)
+        self._snapshots: list[GameState] = [self._state]  # after 0, 16, 32… actions
+        self._events: list[AnyEvent] = [first]
 
     @classmethod
     def new(cls, start: GameSetup | Position, game_id: str | None = None) -> "Game":
@@ -86,23 +92,36 @@ class Game:
 
     @property
     def state(self) -> GameState:
-        """Current state."""
-        return self._states[-1]
+        """Current state; shared, do not mutate (a new object after every change)."""
+        return self._state
 
     def state_at(self, n: int) -> GameState:
-        """State after the first `n` actions (0 = the start); shared, do not mutate.
+        """State after the first `n` actions (0 = the start); do not mutate it.
 
         Raises:
             IndexError: there are fewer than `n` actions.
         """
-        if not 0 <= n < len(self._states):
+        if not 0 <= n <= len(self.actions):
             raise IndexError(f"the game has {len(self.actions)} actions, not {n}")
-        return self._states[n]
+        if n == len(self.actions):
+            return self._state
+        return self._rebuild(n)
+
+    def _rebuild(self, n: int) -> GameState:
+        """State after `n` actions, from the snapshot at or before it."""
+        k, extra = divmod(n, SNAPSHOT_EVERY)
+        if not extra:
+            return self._snapshots[k]
+        state = copy_state(self._snapshots[k])
+        for action in self.actions[n - extra:n]:
+            for event in action.events:
+                apply_in_place(state, event)
+        return state
 
     @property
     def events(self) -> list[AnyEvent]:
-        """Every event so far, start included."""
-        return self.start_events + [e for a in self.actions for e in a.events]
+        """Every event so far, start included (a new list)."""
+        return list(self._events)
 
     def legal(self) -> Legal:
         """The legal next actions."""
@@ -124,18 +143,29 @@ class Game:
             pydantic.ValidationError: the command is malformed.
         """
         cmd = _command(command)
-        events = execute(self.state, cmd)
+        events, after = run(self.state, cmd)
         action = Action(command=cmd, events=events, at=_now())
-        self._push(action)
+        self._push(action, after)
         self.redo_stack.clear()
         return action
 
-    def _push(self, action: Action) -> None:
-        state = self.state.model_copy(deep=True)
-        for event in action.events:
-            apply_in_place(state, event)
-        self._states.append(state)
+    def _push(self, action: Action, after: GameState | None = None, *,
+              reuse: bool = False) -> None:
+        """Append an action; `after` is the state it leads to, else it is folded here.
+
+        `reuse` folds into the current state itself when no snapshot holds it (replay only:
+        nobody else has seen that state).
+        """
+        if after is None:
+            after = (self._state if reuse and len(self.actions) % SNAPSHOT_EVERY
+                     else copy_state(self._state))
+            for event in action.events:
+                apply_in_place(after, event)
         self.actions.append(action)
+        self._events.extend(action.events)
+        self._state = after
+        if not len(self.actions) % SNAPSHOT_EVERY:
+            self._snapshots.append(after)
 
     def can_undo(self) -> bool:
         """Whether there is an action to undo."""
@@ -153,8 +183,11 @@ class Game:
         """
         if not self.actions:
             raise IndexError("nothing to undo: this is the start of the game")
-        self._states.pop()
         action = self.actions.pop()
+        del self._events[len(self._events) - len(action.events):]
+        n = len(self.actions)
+        del self._snapshots[n // SNAPSHOT_EVERY + 1:]
+        self._state = self._rebuild(n)
         self.redo_stack.append(action)
         return action
 
@@ -224,7 +257,7 @@ class Game:
                                     at=entry.get("at"))
                     if verify and execute(game.state, action.command) != action.events:
                         raise ReplayError("its events differ from what the command gives")
-                    game._push(action)
+                    game._push(action, reuse=True)
                     game.redo_stack.clear()
                 else:
                     raise ReplayError(f"unknown entry kind {kind!r}")

@@ -1,6 +1,6 @@
 """Card identities: clan cards, Allies and Victims, Relics, Location cards (§1, §14, §15)."""
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from models.common import (
     AllyAbility,
@@ -10,6 +10,7 @@ from models.common import (
     ClanEffect,
     Frozen,
     LocationAbility,
+    Model,
     RelicAbility,
 )
 
@@ -62,10 +63,8 @@ VICTIM = AllyCard(name="Victim", kind="victim", influence=1, feed=1, drain_blood
 """Every Victim card has these values (§1)."""
 
 
-class AllianceCard(BaseModel):
+class AllianceCard(Model):
     """A card in a player's Alliance, active or drained."""
-
-    model_config = ConfigDict(extra="forbid")
 
     uid: str
     """Id of this copy within the game."""

@@ -1,6 +1,7 @@
 """Fixed vocabularies of the game (§1–§8), as Literal aliases."""
 
-from typing import Literal
+import typing
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
@@ -60,6 +61,65 @@ class Frozen(BaseModel):
     def __deepcopy__(self, memo: dict | None = None) -> "Frozen":
         """Immutable: a deep copy can share it (keeps state copies cheap)."""
         return self
+
+
+class Model(BaseModel):
+    """Mutable state node (a game state and its parts); copied with `copy_model`."""
+
+    model_config = ConfigDict(extra="forbid", validate_assignment=False)
+
+    def __deepcopy__(self, memo: dict | None = None) -> "Model":
+        """Same as `copy_model` (so `model_copy(deep=True)` is cheap too)."""
+        return copy_model(self)
+
+
+M = TypeVar("M", bound=Model)
+_setattr = object.__setattr__
+_MUTABLE_FIELDS: dict[type, tuple[str, ...]] = {}
+_ATOMS = frozenset({str, int, float, bool, type(None)})
+
+
+def copy_model(model: M) -> M:
+    """Deep copy of a mutable model that shares its frozen values: only the `Model` nodes and
+    the lists and dicts that hold them or can change are copied (the one state copy: undo
+    snapshots, the engine's private working state, `apply`)."""
+    cls = type(model)
+    fields = _MUTABLE_FIELDS.get(cls)
+    if fields is None:
+        fields = _MUTABLE_FIELDS[cls] = tuple(
+            name for name, f in cls.model_fields.items() if _can_change(f.annotation))
+    new = cls.__new__(cls)
+    values = model.__dict__.copy()
+    for name in fields:
+        value = values[name]
+        if value is not None:
+            values[name] = _copy_value(value)
+    _setattr(new, "__dict__", values)
+    _setattr(new, "__pydantic_fields_set__", set(model.__pydantic_fields_set__))
+    _setattr(new, "__pydantic_extra__", None)
+    _setattr(new, "__pydantic_private__", None)
+    return new
+
+
+def _copy_value(value: Any) -> Any:
+    kind = type(value)
+    if kind is list:
+        return [v if type(v) in _ATOMS else _copy_value(v) for v in value]
+    if kind is dict:
+        return {k: v if type(v) in _ATOMS else _copy_value(v) for k, v in value.items()}
+    if kind in _MUTABLE_FIELDS or isinstance(value, Model):
+        return copy_model(value)
+    return value  # immutable: atoms, tuples, Frozen models
+
+
+def _can_change(annotation: Any) -> bool:
+    """Whether a field of this type can hold a mutable value (list, dict, set, Model)."""
+    if isinstance(annotation, type):
+        return issubclass(annotation, list | dict | set | Model) or (
+            issubclass(annotation, BaseModel) and not annotation.model_config.get("frozen"))
+    if typing.get_origin(annotation) in (list, dict, set):
+        return True
+    return any(_can_change(arg) for arg in typing.get_args(annotation))
 
 
 def location_name(loc: str) -> str:

@@ -2,17 +2,9 @@
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
-
 from models.cards import AllianceCard, AllyCard, ClanCard, LocationCard, RelicCard
-from models.common import Clan, Frozen, LocationId, Phase, Step
+from models.common import Clan, Frozen, LocationId, Model, Phase, Step, copy_model
 from models.setup import Variants
-
-
-class Model(BaseModel):
-    """Mutable state node; copied before every change."""
-
-    model_config = ConfigDict(extra="forbid", validate_assignment=False)
 
 
 class PowerModifier(Frozen):
@@ -251,3 +243,8 @@ class Scoreboard(Frozen):
 
 
 GameState.model_rebuild()
+
+
+def copy_state(state: GameState) -> GameState:
+    """A copy of a state to change: its mutable parts copied, its frozen values shared."""
+    return copy_model(state)

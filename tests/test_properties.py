@@ -312,6 +312,42 @@ def test_undo_redo(seed: int) -> None:
     assert game.state.model_dump() == start
 
 
+@settings(FAST, max_examples=3)
+@given(seed=SEEDS)
+def test_state_at_equals_a_fold_of_the_first_n_actions(seed: int) -> None:
+    """Snapshots are kept every SNAPSHOT_EVERY actions: state_at(n) for any n, before and after
+    undo, redo and a branch, and after a journal replay, is the fold of the first n actions;
+    a state once returned is never changed by later actions."""
+    rng = random.Random(seed)
+    game = play_game(RandomChooser(seed), automate=0.3)
+
+    def check(g: Game, picks: int = 12) -> None:
+        total = len(g.actions)
+        for n in {0, total, *(rng.randint(0, total) for _ in range(picks))}:
+            events = g.start_events + [e for a in g.actions[:n] for e in a.events]
+            assert g.state_at(n).model_dump() == fold(events).model_dump(), n
+        with pytest.raises(IndexError):
+            g.state_at(total + 1)
+
+    check(game)
+    kept = {n: (game.state_at(n), game.state_at(n).model_dump())
+            for n in (0, len(game.actions) // 2, len(game.actions))}
+    for _ in range(rng.randint(1, 40)):
+        game.undo()
+    check(game)
+    for _ in range(rng.randint(0, len(game.redo_stack))):
+        game.redo()
+    check(game)
+    if game.state.phase != "game_over":
+        game.play(next_command(game.state, RandomChooser(rng)))
+        check(game)
+    again = Game.from_journal(game.header_doc(), game.journal())
+    check(again)
+    assert again.events == game.events
+    for state, dumped in kept.values():
+        assert state.model_dump() == dumped, "a returned state changed"
+
+
 @settings(FAST, max_examples=2)
 @given(seed=SEEDS)
 def test_journal_replays_to_the_same_game(seed: int) -> None:
