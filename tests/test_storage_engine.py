@@ -27,6 +27,7 @@ def test_service_plays_stores_resumes_exports_and_imports(tmp_path: Path) -> Non
             svc.undo()
             svc.redo()
     gid = game.header.game_id
+    svc.store.close()
     # a new process: a fresh store on the same folder, the game replayed from its journal
     resumed = service.Service(TinyDBGameStore(tmp_path / "a"))
     [listed] = resumed.store.list_games()

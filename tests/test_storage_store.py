@@ -140,6 +140,7 @@ def test_torn_last_line_dropped_then_repaired(tmp_path: Path) -> None:
     store = TinyDBGameStore(tmp_path)
     store.create_game(header("g"), summary())
     store.append("g", entry(0))
+    store.close()
     journal = tmp_path / "games" / "g.jsonl"
     with journal.open("ab") as fh:
         fh.write(b'{"entry":{"kind":"act')  # a write cut short by a kill

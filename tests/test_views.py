@@ -219,6 +219,7 @@ def test_resume_from_home(tmp_path) -> None:
     new_game(app, 3, ("Brujah", "Gangrel", "Nosferatu"))
     click(app.root, "feed")
     game_id = app.game.header.game_id
+    app.service.store.close()  # the app is gone; a new one opens the same folder
     app2 = build(Service(TinyDBGameStore(tmp_path / "a")))
     click(app2.root, "game-0")
     assert app2.game.header.game_id == game_id

@@ -4,15 +4,20 @@ Storage deals only in plain JSON dicts; see `GameStore` for the interface.
 """
 
 from .base import GameStore, MemoryGameStore
+from .lock import FolderLock, describe_owner, read_owner
 from .records import (
     DamagedFile,
+    FolderBusy,
+    FolderUnavailable,
     GameDamaged,
     GameExists,
     GameNotFound,
     ImportRefused,
+    ReadOnlyStore,
     StorageError,
     StoredGame,
     UnsupportedSchema,
+    describe_os_error,
 )
 from .tinydb_store import TinyDBGameStore
 from .transfer import (
@@ -21,7 +26,9 @@ from .transfer import (
     ENTRY_KINDS,
     GAME_FORMAT,
     MAX_BACKUP_BYTES,
+    MAX_CATALOGUE_BYTES,
     MAX_IMPORT_BYTES,
+    MAX_SCRIPT_BYTES,
     MIGRATIONS,
     migrate,
     migration,
@@ -34,20 +41,29 @@ __all__ = [
     "ENTRY_KINDS",
     "GAME_FORMAT",
     "MAX_BACKUP_BYTES",
+    "MAX_CATALOGUE_BYTES",
     "MAX_IMPORT_BYTES",
+    "MAX_SCRIPT_BYTES",
     "MIGRATIONS",
     "DamagedFile",
+    "FolderBusy",
+    "FolderLock",
+    "FolderUnavailable",
     "GameDamaged",
     "GameExists",
     "GameNotFound",
     "GameStore",
     "ImportRefused",
     "MemoryGameStore",
+    "ReadOnlyStore",
     "StorageError",
     "StoredGame",
     "TinyDBGameStore",
     "UnsupportedSchema",
+    "describe_os_error",
+    "describe_owner",
     "migrate",
     "migration",
     "read_import_file",
+    "read_owner",
 ]

@@ -20,6 +20,7 @@ from .records import (
 from .transfer import (
     BACKUP_FORMAT,
     CURRENT_SCHEMA_VERSION,
+    CatalogueValidator,
     Validator,
     check_backup_doc,
     check_entry,
@@ -96,6 +97,9 @@ class GameStore(ABC):
     history index; all plain JSON dicts, opaque to storage except the fields it checks.
     """
 
+    read_only = False
+    """Whether this store refuses every write (see `TinyDBGameStore`)."""
+
     def __init__(self) -> None:
         self._lock = threading.RLock()
 
@@ -158,11 +162,31 @@ class GameStore(ABC):
         """Files found unreadable (and moved aside) since this store was opened."""
 
     @abstractmethod
-    def _put_game(self, game: StoredGame) -> None:
-        """Write a complete, validated game whose id is not stored yet."""
+    def _put_all(self, games: list[StoredGame], catalogue: dict[str, Any] | None) -> None:
+        """Write complete, validated games whose ids are not stored yet (and replace the
+        catalogue if given), all or nothing."""
+
+    @abstractmethod
+    def _ids(self) -> list[str]:
+        """Every stored game id."""
+
+    def _writable(self) -> None:  # noqa: B027 - optional hook
+        """Raise ReadOnlyStore if this store may not write now."""
+
+    def flush(self) -> None:  # noqa: B027 - optional hook
+        """Checkpoint whatever is held in memory.
+
+        Raises: OSError on disk failure.
+        """
 
     def close(self) -> None:  # noqa: B027 - optional hook
         """Flush and release resources."""
+
+    def _case_twin(self, game_id: str) -> str | None:
+        """A stored id equal to `game_id` but for case (such ids would share one file on
+        case-insensitive disks), or None."""
+        folded = game_id.casefold()
+        return next((i for i in self._ids() if i != game_id and i.casefold() == folded), None)
 
     def __enter__(self) -> Self:
         return self
@@ -204,28 +228,30 @@ class GameStore(ABC):
         summary (used instead of the document's optional "summary"). Re-importing a game
         already stored with the same header and entries is a no-op; the same game_id with
         different content is refused (nothing is renamed or overwritten).
-        Raises: ImportRefused (nothing written).
+        Raises: ImportRefused (nothing written); ReadOnlyStore; OSError (nothing written).
         """
+        self._writable()
         game = check_game_doc(doc, "", validate)
         with self._lock:
-            for new in self._plan([("", game)]):
-                self._put_game(new)
+            self._writable()
+            self._put_all(self._plan([("", game)]), None)
             return game.game_id
 
-    def import_backup(self, doc: dict[str, Any], validate: Validator | None = None) -> list[str]:
+    def import_backup(self, doc: dict[str, Any], validate: Validator | None = None,
+                      validate_catalogue: CatalogueValidator | None = None) -> list[str]:
         """Validate a whole backup, then store its new games and replace the catalogue.
 
         Same duplicate rules as `import_game`; returns the ids of the games actually added.
-        The catalogue is replaced only if the backup has one.
-        Raises: ImportRefused (nothing written).
+        The catalogue (checked by `validate_catalogue`, like an imported one) is replaced only
+        if the backup has one. All or nothing, even if the process dies halfway.
+        Raises: ImportRefused (nothing written); ReadOnlyStore; OSError (nothing written).
         """
-        games, catalogue = check_backup_doc(doc, validate)
+        self._writable()
+        games, catalogue = check_backup_doc(doc, validate, validate_catalogue)
         with self._lock:
+            self._writable()
             new = self._plan([(f"games[{i}]", game) for i, game in enumerate(games)])
-            for game in new:
-                self._put_game(game)
-            if catalogue is not None:
-                self.save_catalogue(catalogue)
+            self._put_all(new, catalogue)
             return [game.game_id for game in new]
 
     def _plan(self, games: list[tuple[str, StoredGame]]) -> list[StoredGame]:
@@ -246,7 +272,7 @@ class GameStore(ABC):
                 except UnsupportedSchema as exc:
                     raise ImportRefused(f"{where or 'game'}: {exc}") from None
             if other is None:
-                seen[gid] = game
+                seen[gid.casefold()] = game
                 new.append(game)
             elif (other.header, other.entries) != (game.header, game.entries):
                 raise ImportRefused(f"{where or 'game'}: a different game with game_id {gid!r} "
@@ -272,6 +298,9 @@ class MemoryGameStore(GameStore):
         with self._lock:
             if header["game_id"] in self._games:
                 raise GameExists(f"game {header['game_id']!r} already exists")
+            if twin := self._case_twin(header["game_id"]):
+                raise GameExists(f"game {header['game_id']!r} differs only in case from the "
+                                 f"stored {twin!r}")
             self._games[header["game_id"]] = StoredGame(clone(header), [], clone(summary))
 
     def append(self, game_id: str, entry: dict[str, Any],
@@ -334,9 +363,15 @@ class MemoryGameStore(GameStore):
         """Always empty: memory is never damaged."""
         return []
 
-    def _put_game(self, game: StoredGame) -> None:
-        self._games[game.game_id] = StoredGame(
-            clone(game.header), clone(game.entries), clone(game.summary))
+    def _put_all(self, games: list[StoredGame], catalogue: dict[str, Any] | None) -> None:
+        for game in games:
+            self._games[game.game_id] = StoredGame(
+                clone(game.header), clone(game.entries), clone(game.summary))
+        if catalogue is not None:
+            self.save_catalogue(catalogue)
+
+    def _ids(self) -> list[str]:
+        return list(self._games)
 
     def _get(self, game_id: str) -> StoredGame:
         try:

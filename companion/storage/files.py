@@ -152,16 +152,25 @@ def repair_tail(path: Path) -> None:
 
 
 def append_line(path: Path, line: bytes) -> None:
-    """Append one line to an existing file and fsync before returning.
+    """Append one line to an existing file and fsync before returning; on failure, cut the
+    file back to its old size.
 
     Raises: FileNotFoundError if the file does not exist; OSError.
     """
     fd = os.open(path, os.O_WRONLY | os.O_APPEND | getattr(os, "O_BINARY", 0))
     try:
-        view = memoryview(line)
-        while view:
-            view = view[os.write(fd, view):]
-        os.fsync(fd)
+        size = os.fstat(fd).st_size
+        try:
+            view = memoryview(line)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        except BaseException:
+            try:  # leave the file as it was, so the same line can be retried
+                os.ftruncate(fd, size)
+            except OSError:
+                pass  # the torn line is cut off before the next append instead
+            raise
     finally:
         os.close(fd)
 

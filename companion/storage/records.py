@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,42 @@ class UnsupportedSchema(StorageError):
 
 class ImportRefused(StorageError, ValueError):
     """An import document was refused whole; the message says what is wrong and where."""
+
+
+class FolderBusy(StorageError):
+    """Another process (or another store in this one) writes in this data folder."""
+
+    def __init__(self, message: str, owner: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.owner = owner
+        """The holder's note (pid, host, role, address, started), if it left one."""
+
+
+class FolderUnavailable(StorageError, OSError):
+    """The data folder cannot be opened: missing rights, a file where a folder should be..."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else "data folder unavailable"
+
+
+class ReadOnlyStore(StorageError):
+    """A write on a store opened read-only (or already closed); nothing was written."""
+
+
+_PLAIN = {errno.ENOSPC: "the disk is full", errno.EROFS: "the disk is read-only",
+          errno.EACCES: "permission denied", errno.EPERM: "permission denied",
+          errno.EDQUOT: "the disk quota is used up", errno.EISDIR: "it is a folder",
+          errno.ENOTDIR: "a file stands where a folder should be",
+          errno.ENOENT: "it does not exist", errno.EIO: "the disk reported an error"}
+
+
+def describe_os_error(exc: OSError) -> str:
+    """One plain line for a disk error: what went wrong, and on which file."""
+    if isinstance(exc, StorageError):
+        return str(exc)
+    what = _PLAIN.get(exc.errno or 0) or exc.strerror or str(exc) or type(exc).__name__
+    where = exc.filename
+    return f"{where}: {what}" if where else what
 
 
 @dataclass

@@ -22,6 +22,10 @@ MAX_IMPORT_BYTES = 20 * 1024 * 1024
 """Largest single-game file `read_import_file` accepts."""
 MAX_BACKUP_BYTES = 512 * 1024 * 1024
 """Largest backup file `read_import_file(..., max_bytes=MAX_BACKUP_BYTES)` should accept."""
+MAX_CATALOGUE_BYTES = 1024 * 1024
+"""Largest catalogue file (`catalogue import`); a full catalogue is a few tens of KB."""
+MAX_SCRIPT_BYTES = 20 * 1024 * 1024
+"""Largest script or score file (`play`, `score`)."""
 MAX_ENTRIES = 100_000
 MAX_GAMES = 100_000
 MAX_DEPTH = 64
@@ -34,6 +38,8 @@ _RESERVED = {"con", "prn", "aux", "nul"} | {f"{p}{i}" for p in ("com", "lpt") fo
 
 Validator = Callable[[dict[str, Any]], dict[str, Any] | None]
 """Import check on a migrated game doc: raises ValueError to refuse; may return its summary."""
+CatalogueValidator = Callable[[dict[str, Any]], object]
+"""Import check on a catalogue document: raises ValueError to refuse."""
 Migration = Callable[[dict[str, Any]], dict[str, Any]]
 MIGRATIONS: dict[int, Migration] = {}
 """Step functions by the version they upgrade from: MIGRATIONS[n] turns a vN doc into vN+1."""
@@ -130,6 +136,20 @@ def _join(where: str, key: str | int) -> str:
     return f"{where}.{key}" if where else key
 
 
+def nesting_problem(value: Any, where: str = "document", limit: int = MAX_DEPTH) -> str | None:
+    """Say if parsed JSON nests deeper than `limit` (checked without recursion), else None."""
+    stack = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > limit:
+            return f"{where}: nested deeper than {limit} levels"
+        if isinstance(item, dict):
+            stack.extend((v, depth + 1) for v in item.values() if isinstance(v, dict | list))
+        elif isinstance(item, list):
+            stack.extend((v, depth + 1) for v in item if isinstance(v, dict | list))
+    return None
+
+
 def plain_json_problem(value: Any, where: str = "", depth: int = 0) -> str | None:
     """Say where and why `value` is not plain, bounded JSON, or None if it is fine."""
     if depth > MAX_DEPTH:
@@ -173,6 +193,7 @@ def check_entry(entry: object, where: str = "entry") -> None:
         raise _refuse(_join(where, "command"), "must be an object")
     if "events" in entry and not isinstance(entry["events"], list):
         raise _refuse(_join(where, "events"), "must be a list")
+    _check_time(entry.get("at"), _join(where, "at"), required=False)
 
 
 def check_header(header: object, where: str = "header") -> None:
@@ -275,9 +296,13 @@ def check_game_doc(doc: object, where: str = "", validate: Validator | None = No
 
 
 def check_backup_doc(
-    doc: object, validate: Validator | None = None
+    doc: object, validate: Validator | None = None,
+    validate_catalogue: CatalogueValidator | None = None,
 ) -> tuple[list[StoredGame], dict[str, Any] | None]:
     """Validate a backup document; return its games and catalogue (None if absent).
+
+    Every game goes through `validate` and the catalogue through `validate_catalogue`: the
+    checks `games import` and `catalogue import` make.
 
     Raises: ImportRefused saying what is wrong and where.
     """
@@ -303,13 +328,24 @@ def check_backup_doc(
             raise _refuse("catalogue", "must be an object")
         if problem := plain_json_problem(catalogue, "catalogue"):
             raise ImportRefused(problem)
+        if len(json.dumps(catalogue)) > MAX_CATALOGUE_BYTES:
+            raise _refuse("catalogue", f"larger than {_size(MAX_CATALOGUE_BYTES)}")
+        if validate_catalogue is not None:
+            try:
+                validate_catalogue(catalogue)
+            except ValueError as exc:
+                raise _refuse("catalogue", str(exc)) from None
     return checked, catalogue
 
 
-def parse_json_bytes(raw: bytes, name: str = "file") -> Any:
-    """Decode strict UTF-8 JSON (no NaN/Infinity, bounded nesting).
+def _size(n: int) -> str:
+    return f"{n // (1024 * 1024)} MB" if n >= 1024 * 1024 else f"{n // 1024} KB"
 
-    Raises: ImportRefused if the bytes are not valid UTF-8 or JSON.
+
+def parse_json_bytes(raw: bytes, name: str = "file") -> Any:
+    """Decode strict UTF-8 JSON (a leading BOM is dropped; no NaN/Infinity; bounded nesting).
+
+    Raises: ImportRefused if the bytes are not valid UTF-8 or JSON, or nest too deeply.
     """
     try:
         text = raw.decode("utf-8")
@@ -322,27 +358,34 @@ def parse_json_bytes(raw: bytes, name: str = "file") -> Any:
         raise ValueError(f"{token} is not allowed")
 
     try:
-        return json.loads(text, parse_constant=no_constant)
+        doc = json.loads(text, parse_constant=no_constant)
     except json.JSONDecodeError as exc:
         hint = " (file truncated?)" if exc.pos >= len(text.rstrip()) else ""
         raise ImportRefused(
             f"{name}: not valid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}{hint}"
         ) from None
-    except (ValueError, RecursionError) as exc:
+    except RecursionError:
+        raise ImportRefused(f"{name}: not valid JSON: nested far too deeply") from None
+    except ValueError as exc:
         raise ImportRefused(f"{name}: not valid JSON: {exc}") from None
+    if problem := nesting_problem(doc, name):
+        raise ImportRefused(problem)
+    return doc
 
 
 def read_import_file(path: str | Path, max_bytes: int = MAX_IMPORT_BYTES) -> dict[str, Any]:
-    """Read an import file into a dict, refusing oversized, non-UTF-8 and non-JSON files.
+    """Read a JSON input file into a dict: the one reader of every file the user gives.
 
-    Raises: ImportRefused naming the problem; OSError if the file cannot be read.
+    Reads at most `max_bytes` (so /dev/zero or a huge file is refused, not loaded), then
+    `parse_json_bytes`.
+    Raises: ImportRefused naming the file and the problem; OSError if it cannot be read.
     """
     path = Path(path)
     with path.open("rb") as fh:
         raw = fh.read(max_bytes + 1)
     if len(raw) > max_bytes:
-        raise ImportRefused(f"{path.name}: file is larger than {max_bytes // (1024 * 1024)} MB")
-    doc = parse_json_bytes(raw, path.name)
+        raise ImportRefused(f"{path}: file is larger than {_size(max_bytes)}")
+    doc = parse_json_bytes(raw, str(path))
     if not isinstance(doc, dict):
-        raise ImportRefused(f"{path.name}: top level must be a JSON object")
+        raise ImportRefused(f"{path}: top level must be a JSON object")
     return doc
