@@ -16,6 +16,15 @@ from companion.errors import RuleError
 from companion.game import Game, GameHeader
 from companion.rules import full_turn_order, power
 from companion.scoring import scoreboard
+from companion.storage import (
+    MAX_BACKUP_BYTES,
+    MAX_CATALOGUE_BYTES,
+    MAX_IMPORT_BYTES,
+    MAX_SCRIPT_BYTES,
+    ImportRefused,
+    describe_os_error,
+    read_import_file,
+)
 from models.cards import VICTIM, AllyCard, RelicCard
 from models.commands import COMMAND_ADAPTER, AnyCommand
 from models.common import CLANS, Clan, Frozen, location_name
@@ -145,20 +154,17 @@ def schemas() -> dict[str, dict[str, Any]]:
 # --- building states ---------------------------------------------------------------------------
 
 class InputError(Exception):
-    """An input file is unreadable or malformed (exit 2)."""
+    """An input file is unreadable or malformed, or the arguments are wrong (exit 2)."""
 
 
 def _load(path: str, model: type[Frozen], fmt: str) -> Any:
-    """Read and validate an input file.
+    """Read and validate an input file (BOM, size and nesting as for every input).
 
     Raises:
-        InputError: unreadable, not JSON, wrong format tag or invalid.
+        InputError: unreadable, not JSON, too large or deep, wrong format tag or invalid.
     """
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise InputError(f"{path}: cannot read a JSON document: {err}") from None
-    if not isinstance(data, dict) or data.get("format") != fmt:
+    data = _read_input(path, MAX_SCRIPT_BYTES)
+    if data.get("format") != fmt:
         raise InputError(f'{path}: not a {fmt} file (expected "format": "{fmt}")')
     try:
         return model.model_validate(data)
@@ -166,10 +172,39 @@ def _load(path: str, model: type[Frozen], fmt: str) -> Any:
         raise InputError(f"{path}: {_errors(err)}") from None
 
 
+def _read_input(path: str, max_bytes: int) -> dict[str, Any]:
+    """The one reader of every JSON file a command is given.
+
+    Raises:
+        InputError: naming the file and the problem.
+    """
+    try:
+        return read_import_file(path, max_bytes)
+    except ImportRefused as err:
+        raise InputError(str(err)) from None
+    except OSError as err:
+        raise InputError(f"cannot read {path}: {_plain(describe_os_error(err), path)}") from None
+
+
+def _plain(described: str, path: str) -> str:
+    """A disk error's description without repeating the file name."""
+    return described.removeprefix(f"{path}: ")
+
+
 def _errors(err: ValidationError) -> str:
-    msgs = [(".".join(map(str, e["loc"])), e["msg"].removeprefix("Value error, "))
-            for e in err.errors()]
-    return "; ".join(f"{loc}: {msg}" if loc else msg for loc, msg in msgs)
+    """The first problem of a validation error, on one line (and how many more there are)."""
+    problems = err.errors()
+    e = problems[0]
+    loc = ".".join(map(str, e["loc"]))
+    msg = e["msg"].removeprefix("Value error, ")
+    more = f" (and {len(problems) - 1} more problem(s))" if len(problems) > 1 else ""
+    return one_line(f"{loc}: {msg}" if loc else msg, 300) + more
+
+
+def one_line(text: str, limit: int = 500) -> str:
+    """`text` on one line, cut to `limit` characters."""
+    flat = " ".join(str(text).split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
 def score_state(doc: ScoreFile) -> GameState:
@@ -326,28 +361,67 @@ def cmd_score(path: str, as_json: bool) -> int:
     return 0
 
 
-def _service(data_dir: str | None) -> Any:
+CLI_LOCK_WAIT = 3.0
+"""Seconds a command that writes waits for the data folder before it gives up (exit 3)."""
+
+
+class IOFailure(Exception):
+    """A file or the data folder cannot be read or written (exit 4)."""
+
+
+def _service(data_dir: str | None, write: bool) -> Any:
+    """A service on the data folder: writable (waits briefly for the lock) or read-only.
+
+    Raises:
+        FolderBusy: another process writes there (exit 3).
+        FolderUnavailable: the folder cannot be opened (exit 4).
+    """
     from companion.paths import resolve_data_dir
     from companion.service import Service
     from companion.storage import TinyDBGameStore
 
-    return Service(TinyDBGameStore(resolve_data_dir(data_dir)))
+    folder = resolve_data_dir(data_dir, create=False)
+    if write:
+        return Service(TinyDBGameStore(folder, wait=CLI_LOCK_WAIT, role="command line"))
+    return Service(TinyDBGameStore(folder, read_only=True))
+
+
+def _write_output(path: str, text: str) -> None:
+    """Write a file the user asked for, whole or not at all.
+
+    Raises:
+        IOFailure: naming the file and the problem.
+    """
+    from companion.storage.files import atomic_write_bytes
+
+    try:
+        atomic_write_bytes(Path(path), text.encode("utf-8"))
+    except OSError as err:
+        what = describe_os_error(err).rsplit(": ", 1)[-1]
+        raise IOFailure(f"cannot write {path}: {what}") from None
+
+
+def _report_damage(store: Any) -> None:
+    for damaged in store.damaged():
+        where = (f"moved aside to {damaged.backup}" if damaged.backup
+                 else "left in place")
+        print(one_line(f"damaged file {damaged.path} ({where}): {damaged.reason}"),
+              file=sys.stderr)
 
 
 def cmd_catalogue(action: str, path: str | None, data_dir: str | None) -> int:
-    """Show, export or import the card catalogue (shipped facts + the user's entries)."""
-    from companion.catalogue import CatalogueError
+    """Show, export or import the card catalogue (shipped facts + the user's entries).
 
-    svc = _service(data_dir)
+    Raises:
+        InputError, IOFailure, FolderBusy, FolderUnavailable, CatalogueError (see `main`).
+    """
+    doc = _read_input(path, MAX_CATALOGUE_BYTES) if action == "import" and path else None
+    svc = _service(data_dir, write=action == "import")
     try:
         if action == "export":
-            Path(path).write_text(json.dumps(svc.export_catalogue(), indent=1) + "\n")
+            _write_output(path, json.dumps(svc.export_catalogue(), indent=1) + "\n")
             print(f"catalogue written to {path}")
         elif action == "import":
-            try:
-                doc = json.loads(Path(path).read_text("utf-8"))
-            except (OSError, ValueError) as err:
-                raise InputError(f"{path}: not a readable JSON file ({err})") from None
             svc.import_catalogue(doc)
             print(f"catalogue merged from {path}")
         else:
@@ -360,50 +434,44 @@ def cmd_catalogue(action: str, path: str | None, data_dir: str | None) -> int:
                 vals = (a.influence, a.feed, a.drain_blood, a.drained_influence)
                 shown = "/".join("?" if v is None else str(v) for v in vals)
                 print(f"{a.id:22} {a.name or '?':36} {a.kind or '?':8} {shown}")
-    except CatalogueError as err:
-        print(f"catalogue refused: {err}", file=sys.stderr)
-        return 1
     finally:
-        svc.store.close()
+        svc.close()
     return 0
 
 
 def cmd_games(action: str, args: list[str], data_dir: str | None) -> int:
-    """List stored games, export one or all (backup), import a game or restore a backup."""
-    from companion.service import validate_game_document
-    from companion.storage import ImportRefused, StorageError, read_import_file
+    """List stored games, export one or all (backup), import a game or restore a backup.
 
-    svc = _service(data_dir)
+    Only import and restore write in the data folder; the others open it read-only.
+    Raises:
+        InputError, IOFailure, FolderBusy, FolderUnavailable, StorageError (see `main`).
+    """
+    doc = None
+    if action in ("import", "restore"):
+        doc = _read_input(args[0], MAX_IMPORT_BYTES if action == "import" else MAX_BACKUP_BYTES)
+    svc = _service(data_dir, write=doc is not None)
     store = svc.store
     try:
-        for damaged in store.damaged():
-            print(f"damaged file moved aside: {damaged.path} -> {damaged.backup} "
-                  f"({damaged.reason})", file=sys.stderr)
+        _report_damage(store)
         if action == "list":
             for g in store.list_games():
                 state = f"won by {g.get('winner')}" if g.get("finished") else (
                     f"round {g.get('round')}, {g.get('phase')}")
-                print(f"{g['game_id']}  {g.get('created', '')[:16]}  "
-                      f"{', '.join(g.get('players') or [])}  {state}")
+                print(f"{g['game_id']}  {str(g.get('created', ''))[:16]}  "
+                      f"{', '.join(map(str, g.get('players') or []))}  {state}")
         elif action == "export":
             game_id, path = args
-            Path(path).write_text(json.dumps(store.export_game(game_id), indent=1) + "\n")
+            _write_output(path, json.dumps(store.export_game(game_id), indent=1) + "\n")
             print(f"game {game_id} written to {path}")
         elif action == "backup":
-            Path(args[0]).write_text(json.dumps(store.export_backup()) + "\n")
+            _write_output(args[0], json.dumps(store.export_backup()) + "\n")
             print(f"backup written to {args[0]}")
         elif action == "import":
-            gid = store.import_game(read_import_file(args[0]), validate=validate_game_document)
-            print(f"imported game {gid}")
+            print(f"imported game {svc.import_game(doc)}")
         elif action == "restore":
-            added = store.import_backup(read_import_file(args[0]),
-                                        validate=validate_game_document)
-            print(f"restored {len(added)} game(s)")
-    except (ImportRefused, StorageError, KeyError, OSError) as err:
-        print(f"games {action} refused: {err}", file=sys.stderr)
-        return 1
+            print(f"restored {len(svc.restore_backup(doc))} game(s)")
     finally:
-        store.close()
+        svc.close()
     return 0
 
 
@@ -450,9 +518,36 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+EXIT_CODES = {
+    0: "done",
+    1: "refused: the rules or a document's checks refused it, or no such game; nothing changed",
+    2: "bad input: wrong arguments, or a file that cannot be read, is not JSON, is too large "
+       "or too deeply nested, or has the wrong format or invalid fields",
+    3: "busy: another process (the app, the web server, another command) writes in the data "
+       "folder; nothing was written",
+    4: "disk: the data folder or an output file cannot be read or written (full, read-only, "
+       "no permission, a folder where a file should be); nothing was changed",
+    70: "internal error (a bug): reported on one line; please report it",
+    130: "interrupted (Ctrl-C)",
+}
+"""Every exit code of `vendetta-companion` (README and docs/formats.md list them)."""
+
+
+def _fail(code: int, where: str, message: str) -> int:
+    print(one_line(f"{where}: {message}" if where else message), file=sys.stderr)
+    return code
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of the `vendetta-companion` console script; returns the exit code."""
+    """Entry point of the `vendetta-companion` console script; returns the exit code.
+
+    Every failure becomes one line on stderr and a documented exit code (`EXIT_CODES`).
+    """
+    from companion.catalogue import CatalogueError
+    from companion.storage import FolderBusy, StorageError
+
     args = _parser().parse_args(argv)
+    what = " ".join(x for x in (args.command, getattr(args, "action", None)) if x)
     try:
         if args.command == "play":
             return cmd_play(args.script, args.json)
@@ -468,9 +563,38 @@ def main(argv: list[str] | None = None) -> int:
                 raise InputError(f"games {args.action} takes {wanted[args.action]} argument(s)")
             return cmd_games(args.action, args.args, getattr(args, "data_dir", None))
     except InputError as err:
-        print(err, file=sys.stderr)
-        return 2
+        return _fail(2, "", str(err))
+    except FolderBusy as err:
+        return _fail(3, what, f"{err}; nothing was written. Close it, or try again when it "
+                              f"is done")
+    except (CatalogueError, StorageError) as err:
+        if isinstance(err, OSError):  # FolderUnavailable
+            return _fail(4, what, str(err))
+        return _fail(1, f"{what} refused", str(err))
+    except IOFailure as err:
+        return _fail(4, what, str(err))
+    except BrokenPipeError:  # e.g. `games list | head -1`: the reader has what it wanted
+        _silence_stdout()
+        return 0
+    except OSError as err:
+        return _fail(4, what, describe_os_error(err))
+    except KeyboardInterrupt:
+        return _fail(130, what, "interrupted")
+    except Exception as err:  # noqa: BLE001 - never a traceback: a bug, reported in one line
+        return _fail(70, what, f"internal error, please report it: "
+                               f"{type(err).__name__}: {err}")
     return run_app(args.web, args.port, args.data_dir)
+
+
+def _silence_stdout() -> None:
+    """Stop Python from complaining at exit about a stdout nobody reads any more."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 if __name__ == "__main__":

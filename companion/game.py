@@ -4,7 +4,7 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import BaseModel, Field
 
 from companion.apply import apply_in_place, initial_state
 from companion.engine import execute, run
@@ -267,6 +267,6 @@ class Game:
 
 
 def _command(command: AnyCommand | dict) -> AnyCommand:
-    if isinstance(command, dict):
-        return COMMAND_ADAPTER.validate_python(command)
-    return command
+    if isinstance(command, BaseModel):
+        return command  # type: ignore[return-value]
+    return COMMAND_ADAPTER.validate_python(command)  # a dict, or junk refused with its place

@@ -14,9 +14,10 @@ FLET_DATA_ENV = "FLET_APP_STORAGE_DATA"
 
 
 def resolve_data_dir(
-    cli_value: str | None = None, environ: Mapping[str, str] | None = None
+    cli_value: str | None = None, environ: Mapping[str, str] | None = None,
+    create: bool = True,
 ) -> Path:
-    """Pick the data folder and create it.
+    """Pick the data folder and (unless `create` is false: read-only use) create it.
 
     Order: `--data-dir` value, $VENDETTA_DATA_DIR, $FLET_APP_STORAGE_DATA (packaged Flet app),
     then the OS's per-user data folder.
@@ -29,5 +30,6 @@ def resolve_data_dir(
             break
     else:
         path = Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
-    path.mkdir(parents=True, exist_ok=True)
+    if create:
+        path.mkdir(parents=True, exist_ok=True)
     return path.resolve()

@@ -1,6 +1,9 @@
 """Application service: the one place the UI and CLI go through to play and store games.
 
 Every confirmed action is written to the store before `play` returns (issue 4, durability).
+If the disk refuses it (full, read-only, gone), the action stays on the table in memory, is
+listed as unsaved with the reason, and is written, in order, before anything else: on the next
+action, on `retry_save()`, and on `close()` (issue 10).
 """
 
 import threading
@@ -9,6 +12,7 @@ from typing import Any, Protocol
 from companion.catalogue import SECTIONS, CatalogueError, merge, parse, shipped
 from companion.game import Action, Game
 from companion.scoring import influence
+from companion.storage import describe_os_error
 from models.catalogue import Catalogue
 from models.commands import AnyCommand
 from models.setup import GameSetup, Position
@@ -17,12 +21,23 @@ from models.setup import GameSetup, Position
 class Store(Protocol):
     """What the service needs of a game store (see companion.storage)."""
 
+    read_only: bool
+
     def create_game(self, header: dict, summary: dict) -> None: ...
     def append(self, game_id: str, entry: dict, summary: dict | None = None) -> None: ...
     def load(self, game_id: str) -> Any: ...
     def list_games(self, finished: bool | None = None) -> list[dict]: ...
     def load_catalogue(self) -> dict: ...
     def save_catalogue(self, doc: dict) -> None: ...
+    def import_game(self, doc: dict, validate: Any = None) -> str: ...
+    def import_backup(self, doc: dict, validate: Any = None,
+                      validate_catalogue: Any = None) -> list[str]: ...
+    def flush(self) -> None: ...
+    def close(self) -> None: ...
+
+
+class UnsavedActions(RuntimeError):
+    """The open game has actions the disk refused; they must be saved before it is left."""
 
 
 def summary(game: Game) -> dict[str, Any]:
@@ -76,13 +91,29 @@ class Service:
         self.game: Game | None = game
         self.lock = threading.RLock()
         """Serializes actions: web sessions share one service (one table)."""
+        self.unsaved: list[dict[str, Any]] = []
+        """Journal entries of the open game that the disk refused, oldest first."""
+        self.save_error: str | None = None
+        """Why the last save failed (None once everything is saved)."""
+
+    @property
+    def read_only(self) -> bool:
+        """Whether the store refuses writes (another process owns the data folder)."""
+        return bool(getattr(self.store, "read_only", False))
 
     def new_game(self, start: GameSetup | Position) -> Game:
-        """Create and store a new game, and make it current."""
-        game = Game.new(start)
-        self.store.create_game(game.header_doc(), summary(game))
-        self.game = game
-        return game
+        """Create and store a new game, and make it current.
+
+        Raises:
+            UnsavedActions: the open game still has unsaved actions.
+            OSError: the disk refused the new game (nothing changed).
+        """
+        with self.lock:
+            self._leave()
+            game = Game.new(start)
+            self.store.create_game(game.header_doc(), summary(game))
+            self.game = game
+            return game
 
     def open_game(self, game_id: str) -> Game:
         """Load a stored game by replaying its journal, and make it current.
@@ -90,9 +121,18 @@ class Service:
         Raises:
             KeyError: no such game.
             ReplayError: its journal does not replay.
+            UnsavedActions: the open game still has unsaved actions.
         """
-        self.game = self.load_game(game_id)
-        return self.game
+        with self.lock:
+            self._leave()
+            self.game = self.load_game(game_id)
+            return self.game
+
+    def _leave(self) -> None:
+        """Make sure nothing of the open game is lost before another one is opened."""
+        if not self.retry_save():
+            raise UnsavedActions(f"{len(self.unsaved)} action(s) of the open game are not "
+                                 f"saved yet ({self.save_error}); free the disk and retry first")
 
     def load_game(self, game_id: str) -> Game:
         """Replay a stored game without making it current (e.g. to review it).
@@ -110,12 +150,43 @@ class Service:
         return self.game
 
     def _save(self, entry: dict[str, Any]) -> None:
+        """Queue an entry and write the queue; a disk failure keeps it queued.
+
+        Raises: anything but OSError from the store (the entry is then dropped again).
+        """
+        self.unsaved.append(entry)
+        try:
+            self._write_unsaved()
+        except Exception:
+            self.unsaved.pop()
+            raise
+
+    def _write_unsaved(self) -> bool:
         game = self._current()
-        self.store.append(game.header.game_id, entry, summary(game))
+        while self.unsaved:
+            last = len(self.unsaved) == 1
+            try:
+                self.store.append(game.header.game_id, self.unsaved[0],
+                                  summary(game) if last else None)
+            except OSError as err:
+                self.save_error = describe_os_error(err)
+                return False
+            self.unsaved.pop(0)
+        self.save_error = None
+        return True
+
+    def retry_save(self) -> bool:
+        """Write the open game's unsaved actions, in order; True once nothing is unsaved.
+
+        Raises: store errors other than OSError (e.g. the game's file was removed).
+        """
+        with self.lock:
+            return not self.unsaved or self._write_unsaved()
 
     def play(self, command: AnyCommand | dict) -> Action:
         """Play a command on the current game and store it before returning.
 
+        A disk failure does not undo it: see `unsaved` and `save_error`.
         Raises:
             RuleError: the rules refuse it (nothing is stored or changed).
         """
@@ -165,6 +236,16 @@ class Service:
                 raise
             return action
 
+    def close(self) -> None:
+        """Save what can be saved and close the store (at window close or server stop)."""
+        with self.lock:
+            if self.unsaved and self.game is not None:
+                try:
+                    self._write_unsaved()
+                except Exception:  # noqa: BLE001 - closing: report below, never raise
+                    pass
+            self.store.close()
+
     def unfinished(self) -> list[dict]:
         """Summaries of the stored games not yet over, newest first."""
         return self.store.list_games(finished=False)
@@ -200,13 +281,19 @@ class Service:
         """Merge a catalogue document (e.g. shared by another group) into the user's one.
 
         Raises:
-            CatalogueError: malformed document, naming the card and field; nothing is saved.
+            CatalogueError: malformed document (or saved catalogue), naming the card and
+                field; nothing is saved.
         """
         incoming = parse(doc)
-        user = self.store.load_catalogue() or {}
+        try:
+            user = self.user_catalogue()
+        except CatalogueError as err:
+            raise CatalogueError(f"the saved catalogue is invalid ({err}); move "
+                                 f"catalogue.json out of the data folder to start afresh") from None
         combined: dict[str, Any] = {"version": 1}
         for section in SECTIONS:
-            entries = {e["id"]: e for e in user.get(section, [])}
+            entries = {e.id: e.model_dump(mode="json", exclude_unset=True)
+                       for e in getattr(user, section)}
             for e in getattr(incoming, section):
                 given = e.model_dump(mode="json", exclude_unset=True)
                 entries[e.id] = {**entries.get(e.id, {}), **given}
@@ -214,6 +301,25 @@ class Service:
         merge(shipped(), parse(combined))
         self.store.save_catalogue(combined)
         return self.catalogue()
+
+    # --- moving games in and out (issue 4; validated as in issue 10) ---------------------------
+
+    def import_game(self, doc: dict[str, Any]) -> str:
+        """Store an exported game after replaying it through the rules engine; its id.
+
+        Raises:
+            ImportRefused: malformed, tampered, or an id clash; nothing is written.
+        """
+        return self.store.import_game(doc, validate=validate_game_document)
+
+    def restore_backup(self, doc: dict[str, Any]) -> list[str]:
+        """Restore a backup: every game and the catalogue checked as on import, all or nothing.
+
+        Raises:
+            ImportRefused: any part is refused; nothing is written.
+        """
+        return self.store.import_backup(doc, validate=validate_game_document,
+                                        validate_catalogue=validate_catalogue_document)
 
     def export_catalogue(self) -> dict[str, Any]:
         """The user's catalogue as a shareable JSON document."""
@@ -231,4 +337,14 @@ def validate_game_document(doc: dict[str, Any]) -> dict[str, Any]:
     return summary(Game.from_journal(doc["header"], doc["entries"], verify=True))
 
 
-__all__ = ["CatalogueError", "Service", "summary", "validate_game_document"]
+def validate_catalogue_document(doc: dict[str, Any]) -> Catalogue:
+    """Import check of a whole catalogue: the same as `catalogue import` makes.
+
+    Raises:
+        CatalogueError: names the card and the field.
+    """
+    return merge(shipped(), parse(doc))
+
+
+__all__ = ["CatalogueError", "Service", "UnsavedActions", "summary",
+           "validate_catalogue_document", "validate_game_document"]

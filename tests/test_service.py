@@ -4,7 +4,7 @@ import pytest
 
 from companion.catalogue import CatalogueError
 from companion.errors import RuleError
-from companion.service import Service, validate_game_document
+from companion.service import Service, UnsavedActions, validate_game_document
 from companion.storage import ImportRefused, TinyDBGameStore
 from models.setup import GameSetup, PlayerSetup
 
@@ -111,8 +111,11 @@ def test_resume_mid_resolution_with_a_pending_choice(tmp_path):
     assert len(resumed.actions) == len(game.actions) + 1
 
 
-def test_a_failed_save_leaves_the_game_as_stored(tmp_path):
-    """Issue 4: if the disk refuses an entry, the action is not reported done nor kept."""
+def test_a_failed_save_keeps_the_game_and_is_retried_in_order(tmp_path):
+    """Issue 10: a disk that refuses an entry loses nothing: the action stays on the table,
+    is listed as unsaved with a readable reason, and is written (in order) on retry."""
+    import errno
+
     from companion.storage import MemoryGameStore
 
     class FullDisk(MemoryGameStore):
@@ -120,21 +123,54 @@ def test_a_failed_save_leaves_the_game_as_stored(tmp_path):
 
         def append(self, game_id, entry, summary=None):
             if self.fail:
-                raise OSError("disk full")
+                raise OSError(errno.ENOSPC, "No space left on device", "/data/games/g.jsonl")
             super().append(game_id, entry, summary)
 
     store = FullDisk()
     svc = Service(store)
     game = svc.new_game(setup4())
     svc.play({"type": "set_first_player", "player": "Ann"})
+    stored_before = len(store.load(game.header.game_id).entries)
+    store.fail = True
+    svc.play({"type": "offer_clans"})
+    svc.undo()
+    svc.redo()
+    assert len(game.actions) == 2 and svc.unsaved == [svc.unsaved[0], {"kind": "undo"},
+                                                     {"kind": "redo"}]
+    assert svc.save_error == "/data/games/g.jsonl: the disk is full"
+    assert len(store.load(game.header.game_id).entries) == stored_before  # nothing half-done
+    assert not svc.retry_save() and len(svc.unsaved) == 3
+    other = svc.store.list_games()[0]["game_id"]
+    with pytest.raises(UnsavedActions):
+        svc.open_game(other)  # leaving would lose them
+    assert svc.game is game
+    with pytest.raises(RuleError):  # a refusal still changes nothing
+        svc.play({"type": "offer_clans"})
+    store.fail = False
+    assert svc.retry_save() and svc.unsaved == [] and svc.save_error is None
+    reopened = Service(store).open_game(game.header.game_id)
+    assert reopened.state.model_dump() == game.state.model_dump()
+    assert store.list_games()[0]["phase"] == game.state.phase
+
+
+def test_a_store_that_refuses_the_entry_itself_undoes_the_action(tmp_path):
+    """Not a disk problem (e.g. a read-only store): the action is not kept."""
+    from companion.storage import MemoryGameStore, ReadOnlyStore
+
+    class Refusing(MemoryGameStore):
+        fail = False
+
+        def append(self, game_id, entry, summary=None):
+            if self.fail:
+                raise ReadOnlyStore("read-only here")
+            super().append(game_id, entry, summary)
+
+    store = Refusing()
+    svc = Service(store)
+    game = svc.new_game(setup4())
+    svc.play({"type": "set_first_player", "player": "Ann"})
     before = game.state.model_dump()
     store.fail = True
-    with pytest.raises(OSError):
+    with pytest.raises(ReadOnlyStore):
         svc.play({"type": "offer_clans"})
-    assert game.state.model_dump() == before and len(game.actions) == 1
-    with pytest.raises(OSError):
-        svc.undo()
-    assert game.state.model_dump() == before and len(game.actions) == 1
-    store.fail = False
-    reopened = Service(store).open_game(game.header.game_id)
-    assert reopened.state.model_dump() == before
+    assert game.state.model_dump() == before and svc.unsaved == []
