@@ -12,7 +12,7 @@ from typing import Any, Literal
 from pydantic import Field, SkipValidation, ValidationError, model_validator
 
 from companion.apply import initial_state
-from companion.errors import RuleError
+from companion.errors import RuleError, brief
 from companion.game import Game, GameHeader
 from companion.rules import full_turn_order, power
 from companion.scoring import scoreboard
@@ -193,12 +193,7 @@ def _plain(described: str, path: str) -> str:
 
 def _errors(err: ValidationError) -> str:
     """The first problem of a validation error, on one line (and how many more there are)."""
-    problems = err.errors()
-    e = problems[0]
-    loc = ".".join(map(str, e["loc"]))
-    msg = e["msg"].removeprefix("Value error, ")
-    more = f" (and {len(problems) - 1} more problem(s))" if len(problems) > 1 else ""
-    return one_line(f"{loc}: {msg}" if loc else msg, 300) + more
+    return brief(err)
 
 
 def one_line(text: str, limit: int = 500) -> str:

@@ -36,3 +36,21 @@ class StaleVersion(TableError):
 
 class InputRefused(TableError):
     """A per-player input (Stay/Withdraw, a card's identity, a take-back) is not valid now."""
+
+
+def brief(err: Exception, limit: int = 300) -> str:
+    """An error as one short line: a validation error gives its first problem and a count."""
+    from pydantic import ValidationError
+
+    if isinstance(err, ValidationError):
+        problems = err.errors()
+        first = problems[0]
+        loc = ".".join(str(x) for x in first["loc"])
+        text = first["msg"].removeprefix("Value error, ")
+        text = f"{loc}: {text}" if loc else text
+        if len(problems) > 1:
+            text += f" (and {len(problems) - 1} more problem(s))"
+    else:
+        text = str(err)
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"

@@ -8,6 +8,7 @@ from pydantic import BaseModel, Field
 
 from companion.apply import apply_in_place, initial_state
 from companion.engine import execute, run
+from companion.errors import brief
 from companion.legal import Legal, legal
 from models.commands import COMMAND_ADAPTER, AnyCommand
 from models.common import SCHEMA_VERSION, Frozen
@@ -243,7 +244,7 @@ class Game:
         try:
             game = cls(GameHeader.model_validate(header))
         except ValueError as err:
-            raise ReplayError(f"header: {err}") from None
+            raise ReplayError(f"header: {brief(err)}") from None
         for i, entry in enumerate(entries):
             kind = entry.get("kind") if isinstance(entry, dict) else None
             try:
@@ -262,7 +263,7 @@ class Game:
                 else:
                     raise ReplayError(f"unknown entry kind {kind!r}")
             except (ValueError, KeyError, IndexError, TypeError) as err:
-                raise ReplayError(f"entries[{i}] ({kind}): {err}") from None
+                raise ReplayError(f"entries[{i}] ({kind}): {brief(err)}") from None
         return game
 
 

@@ -16,6 +16,8 @@ from models.common import (
 )
 
 ID_PATTERN = r"^[A-Za-z0-9_-]{1,24}$"
+MAX_ENTRIES = 500
+"""Most cards per catalogue section (the game has 63 clan cards; issue 10 caps the rest)."""
 
 
 class ClanCardEntry(Frozen):
@@ -149,13 +151,13 @@ class Catalogue(Frozen):
 
     version: int = 1
     """Catalogue format version."""
-    clan_cards: list[ClanCardEntry] = []
+    clan_cards: list[ClanCardEntry] = Field(default=[], max_length=MAX_ENTRIES)
     """Clan cards, 9 per clan."""
-    allies: list[AllyEntry] = []
+    allies: list[AllyEntry] = Field(default=[], max_length=MAX_ENTRIES)
     """Ally cards."""
-    relics: list[RelicEntry] = []
+    relics: list[RelicEntry] = Field(default=[], max_length=MAX_ENTRIES)
     """Relic cards."""
-    location_cards: list[LocationCardEntry] = []
+    location_cards: list[LocationCardEntry] = Field(default=[], max_length=MAX_ENTRIES)
     """Location cards."""
 
     @model_validator(mode="after")

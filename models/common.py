@@ -53,10 +53,14 @@ PlayerRef = int | str
 """A player named by seat index (0-based) or by name, in commands."""
 
 
-class Frozen(BaseModel):
-    """Immutable value object that rejects unknown fields."""
+MAX_TEXT = 500
+"""Longest string any model accepts where a field sets no tighter limit (issue 10)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+
+class Frozen(BaseModel):
+    """Immutable value object that rejects unknown fields and over-long strings."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", str_max_length=MAX_TEXT)
 
     def __deepcopy__(self, memo: dict | None = None) -> "Frozen":
         """Immutable: a deep copy can share it (keeps state copies cheap)."""
@@ -66,7 +70,7 @@ class Frozen(BaseModel):
 class Model(BaseModel):
     """Mutable state node (a game state and its parts); copied with `copy_model`."""
 
-    model_config = ConfigDict(extra="forbid", validate_assignment=False)
+    model_config = ConfigDict(extra="forbid", validate_assignment=False, str_max_length=MAX_TEXT)
 
     def __deepcopy__(self, memo: dict | None = None) -> "Model":
         """Same as `copy_model` (so `model_copy(deep=True)` is cheap too)."""

@@ -1,14 +1,22 @@
 """App factory and entry point: `create_app(service)` builds the Flet main; `run()` starts it."""
 
+import atexit
 import logging
+import os
+import socket
+import threading
 from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
 
 import flet as ft
 
 from companion.service import Service
+from companion.storage import FolderBusy, StorageError, TinyDBGameStore, describe_os_error
 from views.catalogue_page import catalogue_view
 from views.game_screen import game_view
 from views.home import home_view
+from views.problem import problem_view
 from views.quick_score import quick_score_view
 from views.review_page import review_view
 from views.rules_page import rules_view
@@ -25,9 +33,95 @@ SCREENS: dict[str, Callable[[AppState], list[ft.Control]]] = {
 """Screen name (views.routes) → the function that draws it."""
 
 
+@dataclass(frozen=True)
+class FolderProblem:
+    """Why the data folder could not be opened for writing: what, where, and the ways out."""
+
+    folder: Path
+    """The data folder."""
+    message: str
+    """What is wrong and where (names the holder when another process has it)."""
+    busy: bool
+    """Another process writes there."""
+    readable: bool
+    """Past games can still be reviewed read-only."""
+
+
+class DataFolder:
+    """The process's data folder: one writable service (the lock is taken once per process)
+    shared by every session, or the problem that stopped it; also a read-only view."""
+
+    errors = (StorageError, OSError)
+    """What opening it can raise."""
+
+    def __init__(self, path: str | Path, role: str = "desktop app",
+                 address: str | None = None) -> None:
+        self.path = Path(path)
+        self.role, self.address = role, address
+        self.service: Service | None = None
+        self.problem: FolderProblem | None = None
+        self._review: Service | None = None
+        self._lock = threading.Lock()
+
+    def try_open(self) -> FolderProblem | None:
+        """Open the folder for writing unless already open; the problem, or None."""
+        with self._lock:
+            if self.service is not None:
+                return None
+            try:
+                store = TinyDBGameStore(self.path, role=self.role, address=self.address)
+            except self.errors as err:
+                text = str(err) if isinstance(err, StorageError) else describe_os_error(err)
+                self.problem = FolderProblem(self.path, text, isinstance(err, FolderBusy),
+                                             self._readable())
+                return self.problem
+            self.service, self.problem = Service(store), None
+            return None
+
+    def _readable(self) -> bool:
+        try:
+            self._open_review()
+        except self.errors:
+            return False
+        return True
+
+    def _open_review(self) -> Service:
+        if self._review is None:
+            self._review = Service(TinyDBGameStore(self.path, read_only=True))
+        return self._review
+
+    def read_only(self) -> Service:
+        """A service that reviews the folder without writing (shared by sessions).
+
+        Raises: FolderUnavailable (or another OSError) if it cannot be read either.
+        """
+        with self._lock:
+            return self._open_review()
+
+    def flush(self) -> None:
+        """Save what can be saved now (a session ended): unsaved actions, the index."""
+        svc = self.service
+        if svc is None:
+            return
+        try:
+            with svc.lock:
+                svc.retry_save()
+                svc.store.flush()
+        except self.errors:
+            pass  # shown to the next session; the journals hold every saved action
+
+    def close(self) -> None:
+        """Flush, close and give the folder up (window closed, server stopped); idempotent."""
+        with self._lock:
+            for svc in (self.service, self._review):
+                if svc is not None:
+                    svc.close()
+
+
 def render(app: AppState) -> None:
     """Rebuild the page's controls for the app state."""
-    controls = SCREENS[app.screen](app)
+    # An unusable data folder: whatever the address, the start screen says what is wrong.
+    controls = problem_view(app) if app.problem is not None else SCREENS[app.screen](app)
     for i, control in enumerate(controls):
         # Same key in the same slot: Flet reconciles the rebuilt control with the one on
         # screen and sends only what changed, instead of replacing the whole screen.
@@ -35,25 +129,33 @@ def render(app: AppState) -> None:
     app.root.controls = controls
 
 
-def build(service: Service) -> AppState:
-    """An app state with its view tree built (used by tests and by `create_app`)."""
-    app = AppState(service, render)
+def build(service: Service | None, problem: FolderProblem | None = None,
+          folder: DataFolder | None = None) -> AppState:
+    """An app state with its view tree built (used by tests and by `create_app`); with a
+    problem, the start screen says what is wrong with the data folder."""
+    app = AppState(service, render, problem=problem, folder=folder)
     app.render()
     return app
 
 
-def create_app(service: Service) -> Callable[[ft.Page], None]:
-    """The Flet `main` for a service; every session shares the service (one table)."""
+def create_app(source: Service | DataFolder) -> Callable[[ft.Page], None]:
+    """The Flet `main` for a service or the process's data folder; every session shares the
+    one service (one table). A session that ends saves what it can."""
 
     def main(page: ft.Page) -> None:
         page.title = "Vendetta Companion"
         page.theme_mode = ft.ThemeMode.DARK
         page.theme = page.dark_theme = theme()
         page.bgcolor = BG
-        app = build(service)
+        if isinstance(source, DataFolder):
+            problem = source.try_open()  # a no-op once this process holds the folder
+            app = build(source.service, problem, source)
+            page.on_disconnect = page.on_close = lambda e: source.flush()
+        else:
+            app = build(source)
         shell = Shell(page, app)
         start = page.route or "/"
-        if start in ("", "/") and service.game is not None:
+        if start in ("", "/") and app.problem is None and app.service.game is not None:
             start = "/game"
         app.open_address(start)
         shell.sync()
@@ -108,16 +210,26 @@ class Shell:
 
 
 def run(web: bool = False, port: int | None = None, data_dir: str | None = None) -> None:
-    """Start the app: a desktop window, or a web server for browsers on the network."""
+    """Start the app: a desktop window, or a web server for browsers on the network.
+
+    The data folder is taken at start, for the whole process, and flushed, closed and given up
+    when the window closes or the server stops (Ctrl-C, SIGTERM) or the process exits.
+    """
     from companion.paths import resolve_data_dir
-    from companion.storage import TinyDBGameStore
 
     logging.getLogger("flet").setLevel(logging.WARNING)
-    store = TinyDBGameStore(resolve_data_dir(data_dir))
-    service = Service(store)
-    main = create_app(service)
-    if web:
-        ft.run(main, view=ft.AppView.WEB_BROWSER, host="0.0.0.0", port=port or 8550,
-               no_cdn=True)
-    else:
-        ft.run(main)
+    served = web or bool(os.environ.get("FLET_FORCE_WEB_SERVER"))
+    port = port or int(os.environ.get("FLET_SERVER_PORT") or 8550)
+    folder = DataFolder(resolve_data_dir(data_dir, create=False),
+                        role="web server" if served else "desktop app",
+                        address=f"http://{socket.gethostname()}:{port}" if served else None)
+    folder.try_open()
+    atexit.register(folder.close)
+    try:
+        if web:
+            ft.run(create_app(folder), view=ft.AppView.WEB_BROWSER, host="0.0.0.0", port=port,
+                   no_cdn=True)
+        else:
+            ft.run(create_app(folder))
+    finally:
+        folder.close()

@@ -66,9 +66,35 @@ def on_home_click(app: AppState) -> None:
     app.go("home")
 
 
+def on_retry_click(app: AppState) -> None:
+    """Try again to save the actions the disk refused."""
+    app.retry_save()
+
+
+def save_banner(app: AppState) -> ft.Control | None:
+    """What is not saved yet and why, with a Retry button (None when all is saved)."""
+    svc = app.service
+    if svc is None or not svc.unsaved:
+        return None
+    lines = [
+        ft.Text(f"Not saved yet: {svc.save_error or 'the disk refused it'}", size=16,
+                color=TEXT, weight=ft.FontWeight.BOLD),
+        ft.Text(f"The last {len(svc.unsaved)} action(s) are on the table here but not on disk. "
+                "Keep the app open: they are saved, in order, as soon as the disk accepts "
+                "them (next action or Retry).", size=15, color=TEXT),
+        button("Retry saving", lambda e: on_retry_click(app), ident_="retry-save",
+               icon=ft.Icons.SAVE),
+    ]
+    return ident("save-problem", ft.Container(
+        content=ft.Column(lines, spacing=6), bgcolor="#3a1a12",
+        border=ft.Border.all(2, "#ff8a65"), border_radius=10, padding=12))
+
+
 def messages(app: AppState) -> list[ft.Control]:
-    """The refusal (if any) and what the last action did."""
+    """What is not saved, the refusal (if any) and what the last action did."""
     out: list[ft.Control] = []
+    if banner := save_banner(app):
+        out.append(banner)
     if app.error:
         out.append(error_box(app.error))
     if app.notice:

@@ -4,7 +4,7 @@ import flet as ft
 
 from views.frame import frame
 from views.state import AppState
-from views.theme import MUTED, button, card, heading, text
+from views.theme import MUTED, button, card, heading, ident, text
 
 
 def on_new_click(app: AppState) -> None:
@@ -36,15 +36,16 @@ def _game_row(app: AppState, s: dict, i: int) -> ft.Control:
         label = "Resume"
     when = str(s.get("updated") or s.get("created") or "")[:16].replace("T", " ")
     done = bool(s.get("finished"))
-    review = button("Review", lambda e: on_review_open(app, s["game_id"]), primary=done,
-                    expand=True, ident_=f"review-{i}")
+    review = button("Review", lambda e: on_review_open(app, s["game_id"]),
+                    primary=done or app.read_only, expand=True, ident_=f"review-{i}")
     table = button(label, lambda e: on_game_open(app, s["game_id"]), primary=not done,
                    expand=True, ident_=f"game-{i}")
+    buttons = [review] if app.read_only else [review, table] if done else [table, review]
     return card(
         text(players, 18, bold=True),
         text(f"{detail}", 15, color=MUTED),
         text(when, 13, color=MUTED),
-        ft.Row([review, table] if done else [table, review], spacing=6),
+        ft.Row(buttons, spacing=6),
     )
 
 
@@ -66,7 +67,10 @@ def home_view(app: AppState) -> list[ft.Control]:
         games = []
     unfinished = [g for g in games if not g.get("finished")]
     finished = [g for g in games if g.get("finished")]
+    why = app.read_only_reason or "another app is using this data folder"
     body: list[ft.Control] = [
+        ident("read-only", text(f"Review only: {why}. Games can be looked at here, not played.",
+                                15, color=MUTED)) if app.read_only else
         button("New game", lambda e: on_new_click(app), ident_="new-game", icon=ft.Icons.ADD),
         ft.Row([
             button("Quick score", lambda e: app.go("quick"), primary=False, expand=True,
@@ -82,7 +86,7 @@ def home_view(app: AppState) -> list[ft.Control]:
         ], spacing=6),
     ]
     if unfinished:
-        body.append(heading("Resume a game"))
+        body.append(heading("Games in progress" if app.read_only else "Resume a game"))
         body += [_game_row(app, g, i) for i, g in enumerate(unfinished)]
     if finished:
         body.append(heading("Past games"))

@@ -8,12 +8,14 @@ import flet as ft
 from pydantic import ValidationError
 
 from companion.catalogue import CatalogueError, shipped
-from companion.errors import RuleError
+from companion.errors import RuleError, brief
 from companion.game import Action, Game
 from companion.legal import Legal
-from companion.service import Service
+from companion.service import Service, UnsavedActions
+from companion.storage import StorageError, describe_os_error
 from models.catalogue import Catalogue
 from models.commands import AnyCommand
+from models.setup import GameSetup
 from views.routes import HOME, Route, parse, route_of
 
 Screen = str
@@ -21,13 +23,29 @@ Screen = str
 
 MAX_HISTORY = 12
 """Screens remembered for Back."""
+SAVE_ERRORS = (StorageError, OSError, UnsavedActions)
+"""What the disk or the data folder can answer instead of saving."""
+
+
+def save_problem(err: Exception) -> str:
+    """A readable line for a failed save."""
+    return describe_os_error(err) if isinstance(err, OSError) else brief(err)
 
 
 class AppState:
     """One session's UI state; `render()` rebuilds the screen from it."""
 
-    def __init__(self, service: Service, render: Callable[["AppState"], None] | None = None):
-        self.service = service
+    def __init__(self, service: Service | None,
+                 render: Callable[["AppState"], None] | None = None,
+                 problem: Any = None, folder: Any = None):
+        self.service: Service = service  # type: ignore[assignment] - None only with a problem
+        self.problem = problem
+        """Why the data folder could not be opened (views.app.FolderProblem), or None: while
+        set, every address shows the problem screen."""
+        self.folder = folder
+        """The process's data folder (views.app.DataFolder) to try again, or None."""
+        self.read_only_reason: str | None = None
+        """Why this session only reviews games (who holds the data folder)."""
         self.route: Route = HOME
         """The screen shown and its parameter."""
         self.history: list[Route] = [HOME]
@@ -51,34 +69,54 @@ class AppState:
     # --- catalogue --------------------------------------------------------------------------
 
     def _load_catalogue(self) -> Catalogue:
+        if self.service is None:
+            return shipped()
         try:
             return self.service.catalogue()
         except CatalogueError:
             return shipped()  # a damaged user catalogue must not stop the table
+
+    @property
+    def read_only(self) -> bool:
+        """Whether games can only be reviewed here (another process owns the data folder)."""
+        return self.service is not None and self.service.read_only
+
+    def use(self, service: Service, reason: str | None = None) -> None:
+        """Switch to a service (after the data folder could be opened) and go home."""
+        self.service, self.problem, self.read_only_reason = service, None, reason
+        self.catalogue = self._load_catalogue()
+        self.go("home")
 
     def remember(self, section: str, entry: dict[str, Any]) -> None:
         """Remember card values entered during play; the game goes on if they can't be saved."""
         try:
             self.catalogue = self.service.remember(
                 section, {k: v for k, v in entry.items() if v is not None})
-        except (ValueError, OSError):
+        except (ValueError, *SAVE_ERRORS):
             return
 
     def remember_card(self, section: str, entry: dict[str, Any]) -> None:
         """Save a card's printed values through the service, then reload the catalogue.
 
         Raises:
-            CatalogueError: impossible values (the message names the card and field).
+            CatalogueError: impossible values (the message names the card and field), or the
+                disk refused to save them.
         """
-        self.catalogue = self.service.remember(section, entry)
+        try:
+            self.catalogue = self.service.remember(section, entry)
+        except SAVE_ERRORS as err:
+            raise CatalogueError(f"cannot save: {save_problem(err)}") from None
 
     def import_catalogue(self, doc: Any) -> Catalogue:
         """Merge a shared catalogue document into the user's catalogue.
 
         Raises:
-            CatalogueError: malformed document; nothing is saved.
+            CatalogueError: malformed document, or the disk refused it; nothing is saved.
         """
-        self.catalogue = self.service.import_catalogue(doc)
+        try:
+            self.catalogue = self.service.import_catalogue(doc)
+        except SAVE_ERRORS as err:
+            raise CatalogueError(f"cannot save: {save_problem(err)}") from None
         return self.catalogue
 
     @staticmethod
@@ -151,6 +189,8 @@ class AppState:
 
     def _enter(self, route: Route) -> str | None:
         """Prepare what a screen needs; say why it cannot open, or None."""
+        if self.service is None:
+            return None  # the data folder is not open: the problem screen shows instead
         if route.screen in ("game", "table", "log") and self.service.game is None:
             return "No game is open at this table: start or resume one."
         if route.screen == "review":
@@ -194,7 +234,11 @@ class AppState:
             self.render()
             return None
         except (ValidationError, ValueError) as err:
-            self.error = f"Not accepted: {_first_error(err)}"
+            self.error = f"Not accepted: {brief(err)}"
+            self.render()
+            return None
+        except SAVE_ERRORS as err:
+            self.error = f"Not saved, nothing changed: {save_problem(err)}"
             self.render()
             return None
         from views.describe import notable
@@ -216,6 +260,8 @@ class AppState:
             self.service.undo()
         except IndexError:
             self.error = "Nothing to undo: this is the start of the game."
+        except SAVE_ERRORS as err:
+            self.error = f"Not saved, nothing changed: {save_problem(err)}"
         else:
             self.error, self.notice = None, []
             self.drafts.clear()
@@ -227,12 +273,34 @@ class AppState:
             self.service.redo()
         except IndexError:
             self.error = "Nothing to redo."
+        except SAVE_ERRORS as err:
+            self.error = f"Not saved, nothing changed: {save_problem(err)}"
         else:
             self.error, self.notice = None, []
         self.render()
 
+    def retry_save(self) -> None:
+        """Try again to write the actions the disk refused."""
+        try:
+            self.service.retry_save()
+        except SAVE_ERRORS as err:
+            self.service.save_error = save_problem(err)
+        self.render()
+
+    def new_game(self, setup: GameSetup) -> bool:
+        """Create and store a new game and make it the table's; False (shown) if not saved."""
+        try:
+            self.service.new_game(setup)
+        except SAVE_ERRORS as err:
+            self.fail(f"The game could not be created: {save_problem(err)}")
+            return False
+        return True
+
     def open_game(self, game_id: str) -> None:
         """Resume (or view) a stored game."""
+        if self.read_only:
+            self.fail("Review only here: another app is using this data folder.")
+            return
         try:
             self.service.open_game(game_id)
         except Exception as err:  # noqa: BLE001 - any load failure is shown, not raised
@@ -259,10 +327,3 @@ class AppState:
         if self._render is not None:
             self._render(self)
 
-
-def _first_error(err: Exception) -> str:
-    if isinstance(err, ValidationError):
-        e = err.errors()[0]
-        where = ".".join(str(x) for x in e["loc"] if not isinstance(x, int))
-        return f"{where}: {e['msg']}" if where else e["msg"]
-    return str(err)

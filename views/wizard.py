@@ -105,7 +105,8 @@ def on_create_click(app: AppState) -> None:
     except ValidationError as err:
         app.fail(err.errors()[0]["msg"].removeprefix("Value error, "))
         return
-    app.service.new_game(setup)
+    if not app.new_game(setup):
+        return
     app.drafts.clear()
     app.notice = []
     app.go("game")
