@@ -255,15 +255,21 @@ class GameStore(ABC):
             return [game.game_id for game in new]
 
     def _plan(self, games: list[tuple[str, StoredGame]]) -> list[StoredGame]:
-        """The games to add, after refusing id clashes.
+        """The games to add, after refusing id clashes (ids differing only in case included).
 
         Raises: ImportRefused.
         """
-        seen: dict[str, StoredGame] = {}
+        seen: dict[str, StoredGame] = {}  # by case-folded id
         new: list[StoredGame] = []
+        stored = {i.casefold(): i for i in self._ids()}
         for where, game in games:
             gid = game.game_id
-            other = seen.get(gid)
+            other = seen.get(gid.casefold())
+            twin = other.game_id if other is not None else stored.get(gid.casefold())
+            if twin is not None and twin != gid:
+                raise ImportRefused(f"{where or 'game'}: game_id {gid!r} differs only in case "
+                                    f"from {twin!r}; two games may not share a name on "
+                                    f"case-insensitive disks")
             if other is None and self.has_game(gid):
                 try:
                     other = self.load(gid)
