@@ -183,12 +183,8 @@ def _read_input(path: str, max_bytes: int) -> dict[str, Any]:
     except ImportRefused as err:
         raise InputError(str(err)) from None
     except OSError as err:
-        raise InputError(f"cannot read {path}: {_plain(describe_os_error(err), path)}") from None
-
-
-def _plain(described: str, path: str) -> str:
-    """A disk error's description without repeating the file name."""
-    return described.removeprefix(f"{path}: ")
+        raise InputError(f"cannot read {path}: "
+                         f"{describe_os_error(err, with_file=False)}") from None
 
 
 def _errors(err: ValidationError) -> str:
@@ -389,11 +385,13 @@ def _write_output(path: str, text: str) -> None:
     """
     from companion.storage.files import atomic_write_bytes
 
+    if Path(path).is_dir() or not Path(path).name:
+        raise IOFailure(f"cannot write {path}: it is a folder")
     try:
         atomic_write_bytes(Path(path), text.encode("utf-8"))
     except OSError as err:
-        what = describe_os_error(err).rsplit(": ", 1)[-1]
-        raise IOFailure(f"cannot write {path}: {what}") from None
+        raise IOFailure(f"cannot write {path}: "
+                        f"{describe_os_error(err, with_file=False)}") from None
 
 
 def _report_damage(store: Any) -> None:

@@ -19,7 +19,7 @@ from typing import Any
 import filelock
 
 from .files import atomic_write_bytes, dumps
-from .records import FolderBusy, FolderUnavailable
+from .records import FolderBusy, FolderUnavailable, describe_os_error
 
 LOCK_NAME = ".lock"
 OWNER_NAME = "owner.json"
@@ -64,8 +64,8 @@ class FolderLock:
             raise FolderBusy(f"the data folder {data_dir} is in use by {holder}",
                              read_owner(data_dir)) from None
         except OSError as exc:
-            raise FolderUnavailable(f"cannot lock the data folder {data_dir}: "
-                                    f"{exc.strerror or exc}") from None
+            raise FolderUnavailable(f"cannot write in the data folder {data_dir}: "
+                                    f"{describe_os_error(exc, with_file=False)}") from None
         self.note = {"pid": os.getpid(), "host": socket.gethostname(), "role": role,
                      "address": address,
                      "started": datetime.now(UTC).isoformat(timespec="seconds")}

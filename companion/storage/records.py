@@ -62,12 +62,12 @@ _PLAIN = {errno.ENOSPC: "the disk is full", errno.EROFS: "the disk is read-only"
           errno.ENOENT: "it does not exist", errno.EIO: "the disk reported an error"}
 
 
-def describe_os_error(exc: OSError) -> str:
-    """One plain line for a disk error: what went wrong, and on which file."""
+def describe_os_error(exc: OSError, with_file: bool = True) -> str:
+    """One plain line for a disk error: what went wrong, and (unless told not) on which file."""
     if isinstance(exc, StorageError):
         return str(exc)
     what = _PLAIN.get(exc.errno or 0) or exc.strerror or str(exc) or type(exc).__name__
-    where = exc.filename
+    where = exc.filename if with_file else None
     return f"{where}: {what}" if where else what
 
 
