@@ -477,7 +477,10 @@ def run_app(web: bool, port: int, data_dir: str | None) -> int:
             raise
         print("the app UI is not installed yet", file=sys.stderr)
         return 1
-    run(web=web, port=port, data_dir=data_dir)
+    try:
+        run(web=web, port=port, data_dir=data_dir)
+    except OSError as err:  # e.g. the port is taken; the data folder is shown in the app
+        return _fail(4, "app", describe_os_error(err))
     return 0
 
 

@@ -174,3 +174,10 @@ def test_bom_is_accepted_the_same_way_everywhere(tmp_path: Path) -> None:
     assert run("games", "import", str(path), "--data-dir", str(tmp_path / "d"))[0] == 0
     path.write_bytes(bom + b'{"allies": [{"id": "AL14", "feed": 1}]}')
     assert run("catalogue", "import", str(path), "--data-dir", str(tmp_path / "d"))[0] == 0
+
+
+def test_every_exit_code_is_documented() -> None:
+    docs = (ROOT / "docs" / "formats.md").read_text(encoding="utf-8")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for code in EXIT_CODES:
+        assert f"| {code} |" in docs and f"**{code}**" in readme, code

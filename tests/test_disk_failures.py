@@ -24,8 +24,8 @@ from companion.game import Game
 from companion.service import Service
 from companion.storage import TinyDBGameStore
 from tests.process_helpers import ENV, ROOT, cli, real_game
+from tests.ui import click, has, texts
 from views.app import DataFolder, build
-from views.testing import click, has, texts
 
 SCRIPT = json.loads((ROOT / "examples" / "four_players.json").read_text())
 SETUP = SCRIPT["start"]["setup"]

@@ -61,14 +61,15 @@ from companion.storage import TinyDBGameStore
 store = TinyDBGameStore(sys.argv[1])
 doc = json.load(open(sys.argv[2]))
 left = int(sys.argv[3])
-real_replace = os.replace
-def replace(src, dst):
-    global left
-    if left == 0:
-        os._exit(9)  # dies like a SIGKILL: no cleanup, no flush
-    left -= 1
-    real_replace(src, dst)
-os.replace = replace
+def dying(real):
+    def step(*args):
+        global left
+        if left == 0:
+            os._exit(9)  # dies like a SIGKILL: no cleanup, no flush
+        left -= 1
+        return real(*args)
+    return step
+os.replace, os.fsync = dying(os.replace), dying(os.fsync)  # every durable step of a restore
 store.import_backup(doc)
 print("done", flush=True)
 """
@@ -80,7 +81,7 @@ def test_a_crash_at_every_step_of_a_restore_is_all_or_nothing(tmp_path: Path) ->
     doc = tmp_path / "backup.json"
     doc.write_text(json.dumps(backup([game_doc(g) for g in sorted(NEW_IDS)], NEW_CATALOGUE)))
     seen = set()
-    for step in range(20):
+    for step in range(40):
         folder = tmp_path / f"data{step}"
         existing(folder)
         done = subprocess.run([sys.executable, "-c", CRASHING_CHILD, str(folder), str(doc),
@@ -99,7 +100,7 @@ def test_a_crash_at_every_step_of_a_restore_is_all_or_nothing(tmp_path: Path) ->
         assert not (folder / "restore").exists()
         if finished:
             break
-    assert finished and seen == {"nothing", "all"} and step >= 10  # every step was a crash
+    assert finished and seen == {"nothing", "all"} and step >= 15  # every step was a crash
 
 
 KILLED_CHILD = """

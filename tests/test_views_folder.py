@@ -16,8 +16,8 @@ from pathlib import Path
 from companion.service import Service
 from companion.storage import FolderBusy, TinyDBGameStore, read_owner
 from tests.process_helpers import ENV, ROOT, Holder, real_game
+from tests.ui import click, has, texts
 from views.app import DataFolder, build, create_app
-from views.testing import click, has, texts
 
 
 class FakePage:

@@ -45,7 +45,7 @@ def title_bar(app: AppState, title: str, subtitle: str | None = None) -> ft.Cont
     home = ident("home", ft.IconButton(
         icon=ft.Icons.HOME, icon_color=TEXT, tooltip="Home", icon_size=28,
         on_click=lambda e: on_home_click(app), width=52, height=52), "Home")
-    away = app.screen != "home"
+    away = app.screen != "home" and app.problem is None
     row = ft.Row([*([back] if away and app.can_go_back() else []),
                   ft.Column(col, spacing=2, expand=True), *([home] if away else [])],
                  vertical_alignment=ft.CrossAxisAlignment.CENTER)

@@ -55,6 +55,18 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
     fsync_dir(path.parent)
 
 
+def write_synced(path: Path, data: bytes) -> None:
+    """Write a new file and fsync it (no rename: for private staging folders, made durable as a
+    whole by one `fsync_dir` afterwards).
+
+    Raises: OSError.
+    """
+    with path.open("xb") as fh:
+        fh.write(data)
+        fh.flush()
+        os.fsync(fh.fileno())
+
+
 def remove_temp_files(folder: Path) -> None:
     """Delete temp files orphaned in `folder` by a write that was killed."""
     for path in folder.glob(f".*{TMP_SUFFIX}"):

@@ -48,6 +48,7 @@ from .files import (
     read_journal,
     remove_temp_files,
     repair_tail,
+    write_synced,
 )
 from .lock import FolderLock
 from .records import (
@@ -308,10 +309,13 @@ class TinyDBGameStore(GameStore):
                 shutil.rmtree(stage)
             (stage / "games").mkdir(parents=True)
             for game in games:
-                atomic_write_bytes(stage / "games" / f"{game.game_id}{JOURNAL_SUFFIX}",
-                                   journal_bytes(game.header, game.entries, game.summary))
+                write_synced(stage / "games" / f"{game.game_id}{JOURNAL_SUFFIX}",
+                             journal_bytes(game.header, game.entries, game.summary))
             if catalogue is not None:
-                atomic_write_bytes(stage / "catalogue.json", dumps(catalogue).encode())
+                write_synced(stage / "catalogue.json", dumps(catalogue).encode())
+            fsync_dir(stage / "games")
+            fsync_dir(stage)
+            fsync_dir(self.data_dir)
             record = {"games": [g.game_id for g in games], "catalogue": catalogue is not None}
             atomic_write_bytes(stage / COMMIT_NAME, dumps(record).encode())  # the commit point
         except BaseException:

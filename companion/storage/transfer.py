@@ -152,28 +152,44 @@ def nesting_problem(value: Any, where: str = "document", limit: int = MAX_DEPTH)
 
 def plain_json_problem(value: Any, where: str = "", depth: int = 0) -> str | None:
     """Say where and why `value` is not plain, bounded JSON, or None if it is fine."""
-    if depth > MAX_DEPTH:
-        return f"{where or 'document'}: nested deeper than {MAX_DEPTH} levels"
-    if isinstance(value, str) or value is None or isinstance(value, bool):
+    found = _plain_problem(value, depth)
+    if found is None:
         return None
-    if isinstance(value, int):
-        return None if -MAX_INT <= value <= MAX_INT else f"{where}: number {value} is out of range"
+    path, message = found
+    for key in reversed(path):
+        where = _join(where, key)
+    return f"{where or 'document'}: {message}"
+
+
+def _plain_problem(value: Any, depth: int) -> tuple[list[str | int], str] | None:
+    """(path from `value` in reverse, why) of the first problem; the path is built only then."""
+    kind = type(value)
+    if kind is str or value is None or kind is bool:
+        return None
+    if depth > MAX_DEPTH:
+        return [], f"nested deeper than {MAX_DEPTH} levels"
+    if kind is int or (isinstance(value, int) and not isinstance(value, bool)):
+        return None if -MAX_INT <= value <= MAX_INT else ([], f"number {value} is out of range")
     if isinstance(value, float):
         ok = math.isfinite(value) and abs(value) <= MAX_INT
-        return None if ok else f"{where}: number {value} is out of range"
+        return None if ok else ([], f"number {value} is out of range")
     if isinstance(value, list):
         for i, item in enumerate(value):
-            if problem := plain_json_problem(item, _join(where, i), depth + 1):
-                return problem
+            if type(item) is not str and (found := _plain_problem(item, depth + 1)):
+                found[0].append(i)
+                return found
         return None
     if isinstance(value, dict):
         for key, item in value.items():
             if not isinstance(key, str):
-                return f"{where or 'document'}: key {key!r} is not a string"
-            if problem := plain_json_problem(item, _join(where, key), depth + 1):
-                return problem
+                return [], f"key {key!r} is not a string"
+            if type(item) is not str and (found := _plain_problem(item, depth + 1)):
+                found[0].append(key)
+                return found
         return None
-    return f"{where or 'document'}: {type(value).__name__} is not a JSON value"
+    if isinstance(value, str | bool):
+        return None
+    return [], f"{type(value).__name__} is not a JSON value"
 
 
 def check_entry(entry: object, where: str = "entry") -> None:
