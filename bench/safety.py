@@ -73,7 +73,7 @@ doc = read_import_file(sys.argv[2], MAX_BACKUP_BYTES)
 read = time.perf_counter()
 svc = Service(TinyDBGameStore(sys.argv[1]))
 added = svc.restore_backup(doc)
-svc.close()
+svc.store.close()
 done = time.perf_counter()
 raw = TinyDBGameStore(sys.argv[1] + "-unchecked")
 raw.import_backup(doc)  # the same restore without the engine replay: the cost of the writes

@@ -428,7 +428,7 @@ def cmd_catalogue(action: str, path: str | None, data_dir: str | None) -> int:
                 shown = "/".join("?" if v is None else str(v) for v in vals)
                 print(f"{a.id:22} {a.name or '?':36} {a.kind or '?':8} {shown}")
     finally:
-        svc.close()
+        svc.store.close()
     return 0
 
 
@@ -464,7 +464,7 @@ def cmd_games(action: str, args: list[str], data_dir: str | None) -> int:
         elif action == "restore":
             print(f"restored {len(svc.restore_backup(doc))} game(s)")
     finally:
-        svc.close()
+        svc.store.close()
     return 0
 
 

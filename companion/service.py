@@ -236,15 +236,15 @@ class Service:
                 raise
             return action
 
-    def close(self) -> None:
-        """Save what can be saved and close the store (at window close or server stop)."""
+    def save_now(self) -> bool:
+        """Write what the disk will take now (at a session's end, or before the store is
+        closed by whoever opened it; the store may be shared); True if nothing is left unsaved.
+        Never raises."""
         with self.lock:
-            if self.unsaved and self.game is not None:
-                try:
-                    self._write_unsaved()
-                except Exception:  # noqa: BLE001 - closing: report below, never raise
-                    pass
-            self.store.close()
+            try:
+                return not self.unsaved or self._write_unsaved()
+            except Exception:  # noqa: BLE001 - best effort: the banner keeps saying it
+                return False
 
     def unfinished(self) -> list[dict]:
         """Summaries of the stored games not yet over, newest first."""

@@ -702,7 +702,8 @@ class TableHub:
         self._lock = threading.RLock()
         self._open: dict[str, Table] = {}
         self._stored: dict[str, TableRecord] = {}
-        if self.tables_dir is not None:
+        if self.tables_dir is not None and not getattr(store, "read_only", False):
+            # only the folder's writer (who holds its lock) creates, cleans or moves files
             self.tables_dir.mkdir(parents=True, exist_ok=True)
             remove_temp_files(self.tables_dir)
             self._scan()

@@ -81,7 +81,7 @@ def test_full_disk_in_the_app_keeps_the_game_and_saves_it_later(tiny_disk: Path)
     folder = tiny_disk / "data"
     svc = playing(folder, 10)
     app = build(svc)
-    app.screen = "game"
+    app.go("game")
     filler = fill(tiny_disk)
     n = 10
     while not svc.unsaved:  # the journal fills its last page, then the disk says no
@@ -105,7 +105,7 @@ def test_full_disk_in_the_app_keeps_the_game_and_saves_it_later(tiny_disk: Path)
     click(app.root, "retry-save")
     assert not svc.unsaved and not has(app.root, "save-problem")
     expected = app.game.state
-    svc.close()
+    svc.store.close()
     again = Service(TinyDBGameStore(folder)).open_game(app.game.header.game_id)
     assert again.state == expected and len(again.actions) == n - 1
 
@@ -113,7 +113,7 @@ def test_full_disk_in_the_app_keeps_the_game_and_saves_it_later(tiny_disk: Path)
 def test_full_disk_refuses_cli_writes_and_leaves_nothing_behind(tiny_disk: Path,
                                                                 tmp_path: Path) -> None:
     folder = tiny_disk / "data"
-    playing(folder, 5).close()
+    playing(folder, 5).store.close()
     game = tmp_path / "game.json"
     game.write_text(json.dumps(real_game("big")))
     backup = tmp_path / "backup.json"
@@ -134,7 +134,7 @@ def test_read_only_disk(tiny_disk: Path, tmp_path: Path) -> None:
     """The data folder seen through a read-only mount (bind, remounted ro)."""
     svc = playing(tiny_disk / "data", 5)
     gid = svc.game.header.game_id
-    svc.close()
+    svc.store.close()
     folder = tmp_path / "ro"
     folder.mkdir()
     subprocess.run(["mount", "--bind", str(tiny_disk / "data"), str(folder)], check=True)
@@ -185,7 +185,7 @@ print(json.dumps({"unsaved": len(svc.unsaved), "error": svc.save_error,
 os.write = real_write
 print(json.dumps({"retry": svc.retry_save(), "unsaved": len(svc.unsaved),
                   "actions": len(game.actions), "id": game.header.game_id}), flush=True)
-svc.close()
+svc.store.close()
 """
 
 
@@ -206,7 +206,7 @@ def test_simulated_full_disk_in_a_real_process(tmp_path: Path) -> None:
 @pytest.mark.parametrize("broken", ["games", "dirty", "data"])
 def test_unopenable_data_folder_starts_on_an_error_screen(tmp_path: Path, broken: str) -> None:
     folder = tmp_path / "data"
-    playing(folder, 3).close()
+    playing(folder, 3).store.close()
     if broken == "data":
         shutil.rmtree(folder)
         folder.write_text("not a folder")
@@ -249,7 +249,7 @@ def test_unreadable_data_folder_for_a_real_user(tmp_path: Path) -> None:
     try:
         base.chmod(0o755)
         folder = base / "data"
-        playing(folder, 3).close()
+        playing(folder, 3).store.close()
         folder.chmod(0o700)  # root's; nobody may not enter
         as_nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
         done = subprocess.run([*as_nobody, sys.executable, "-c", NOBODY, str(folder)],

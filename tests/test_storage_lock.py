@@ -163,7 +163,7 @@ done = len(game.actions)
 for command in script["actions"][done:done + 25]:
     svc.play(command)
 print("played", len(svc.game.actions), flush=True)
-svc.close()
+svc.store.close()
 """
 
 

@@ -15,18 +15,10 @@ from pathlib import Path
 
 from companion.service import Service
 from companion.storage import FolderBusy, TinyDBGameStore, read_owner
+from tests.fake_page import FakePage
 from tests.process_helpers import ENV, ROOT, Holder, real_game
 from tests.ui import click, has, texts
 from views.app import DataFolder, build, create_app
-
-
-class FakePage:
-    def __init__(self) -> None:
-        self.controls: list = []
-        self.on_disconnect = self.on_close = None
-
-    def add(self, *c: object) -> None:
-        self.controls += c
 
 
 def test_a_second_app_is_told_where_the_first_is_and_may_review(tmp_path: Path) -> None:
@@ -113,5 +105,5 @@ def test_the_server_gives_the_folder_up_when_stopped(tmp_path: Path) -> None:
     assert read_owner(tmp_path) is None  # closed, not just killed
     assert "Traceback" not in (proc.stderr.read() if proc.stderr else "")
     svc = Service(TinyDBGameStore(tmp_path))  # free at once
-    svc.close()
+    svc.store.close()
     assert os.path.exists(tmp_path / ".lock")

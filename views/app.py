@@ -103,19 +103,19 @@ class DataFolder:
         svc = self.service
         if svc is None:
             return
+        svc.save_now()
         try:
-            with svc.lock:
-                svc.retry_save()
-                svc.store.flush()
+            svc.store.flush()
         except self.errors:
-            pass  # shown to the next session; the journals hold every saved action
+            pass  # the journals hold every saved action; the index is rebuilt from them
 
     def close(self) -> None:
         """Flush, close and give the folder up (window closed, server stopped); idempotent."""
         with self._lock:
             for svc in (self.service, self._review):
                 if svc is not None:
-                    svc.close()
+                    svc.save_now()
+                    svc.store.close()
 
 
 def render(app: AppState) -> None:
