@@ -153,6 +153,8 @@ try:
 except FolderBusy:
     print("busy", flush=True)
     sys.exit(3)
+print("open", flush=True)
+sys.stdin.readline()  # holds the folder until the other one has tried too
 if svc.store.has_game(gid):
     game = svc.open_game(gid)
 else:
@@ -170,29 +172,29 @@ svc.store.close()
 def test_two_app_processes_on_one_folder_never_share_a_journal(tmp_path: Path) -> None:
     """Both resume the same game at the same moment: one plays, the other is refused."""
     script = ROOT / "examples" / "four_players.json"
-    outcomes = []
     for _ in range(4):
         kids = [subprocess.Popen([sys.executable, "-c", SERVICE_CHILD, str(tmp_path), "shared",
                                   str(script)], cwd=ROOT, env=ENV, stdin=subprocess.PIPE,
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
                 for _ in range(2)]
-        time.sleep(1.0)  # both imported and waiting
-        for kid in kids:
+        for kid in kids:  # both start together (each waits for its "go")
             assert kid.stdin
             kid.stdin.write("go\n")
             kid.stdin.flush()
+        said = [kid.stdout.readline().strip() if kid.stdout else "" for kid in kids]
+        assert sorted(said) == ["busy", "open"], said
+        owner = kids[said.index("open")]
+        assert owner.stdin
+        owner.stdin.write("play\n")
+        owner.stdin.flush()
         results = [kid.communicate(timeout=60) for kid in kids]
-        codes = sorted(kid.returncode for kid in kids)
-        assert codes in ([0, 0], [0, 3]), results
-        outcomes.append(codes)
-    assert [0, 3] in outcomes, "the two processes never overlapped"
+        assert sorted(kid.returncode for kid in kids) == [0, 3], results
     store = TinyDBGameStore(tmp_path, read_only=True)
     stored = store.load("shared")
     from companion.game import Game
 
     game = Game.from_journal(stored.header, stored.entries, verify=True)  # one writer: valid
-    played = sum(1 for codes in outcomes for c in codes if c == 0)
-    assert len(game.actions) == min(played * 25, len(json.loads(script.read_text())["actions"]))
+    assert len(game.actions) == min(4 * 25, len(json.loads(script.read_text())["actions"]))
     _, _, last = read_journal(tmp_path / "games" / "shared.jsonl")
     assert last["phase"] == game.state.phase
 
