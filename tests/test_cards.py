@@ -164,7 +164,7 @@ def test_br04_excess_loss_does_not_carry_over():
     assert g.state.players[0].influence == 3 + 2 + 1  # 2nd in round 3, + Frenzy of B
 
 
-# --- BR03 Bring it on! (Passive) --------------------------------------------------------------
+# --- BR03 Challenge (Passive) ----------------------------------------------------------------
 
 def _planning(deployed: dict) -> Game:
     players = [{"name": "A", "hand_size": 3}, {"name": "B", "hand_size": 3},
@@ -305,11 +305,11 @@ def test_al14_gives_two_diablerie_and_a_third_eliminates():
     assert g2.legal().actor == 1  # the next player's turn: A is skipped (§11)
 
 
-def test_al30_is_drained_directly_in_frenzy():
-    """§15 AL30: no random draw: the Dancer is the card drained."""
+def test_frenzy_drain_ally_is_drained_directly_in_frenzy():
+    """§10/§15: no random draw: the Ally with this ability is the card drained."""
     g = start([{"name": "A"},
                {"name": "B", "blood": 1, "alliance": [{"card": VICTIM.model_dump()},
-                                                      {"card": ally("AL30", drain_blood=3)}]},
+                                                      {"card": ally("drained_in_frenzy", drain_blood=3)}]},
                {"name": "C"}],
               {"1": {"A": ([card("BR07")], 0), "B": ([plain(2)], 0)}})
     to_step(g, "preparation")
@@ -541,7 +541,7 @@ def test_card_effects_example_applies_every_automated_card(capsys):
         assert needle in reasons, needle
     assert any(e.type == "power_modified" and e.modifier.kind == "halve_printed" for e in ev)
     assert any(e.type == "power_modified" and e.modifier.amount == -2 for e in ev)
-    assert any(e.type == "card_drained" and e.frenzy and not e.random for e in ev)  # AL30
+    assert any(e.type == "card_drained" and e.frenzy and not e.random for e in ev)  # Frenzy-drain Ally
     assert any(e.type == "diablerie_taken" and e.count == 2 for e in ev)  # AL14
     assert any(e.type == "awaiting_choice" and e.choice == "take_back_blood" for e in ev)
     assert sum(e.type == "relic_used" for e in ev) == 2
@@ -572,3 +572,49 @@ def test_tag_team_due_effect_offers_the_teammate_choice():
     g.undo()
     g.play({"type": "resolve_effect", "card": due.uid, "include_teammate": True})
     assert blood(g) == [8, 5, 5, 6]
+
+
+# --- issue 9: Challenge (BR03) and the partner in tag team (§13) --------------------------------
+
+def _tag_team_challenge() -> Game:
+    """Tag team: C (team X, with A) has Challenge face up at #1; it is A's Planning turn."""
+    players = [{"name": n, "team": t, "hand_size": 3} for n, t in zip("ABCD", "XYXY",
+                                                                        strict=True)]
+    return start(players, {"1": {"C": ([card("BR03")], 0)}}, phase="planning",
+                 variants={"tag_team": True})
+
+
+def test_br03_spares_the_partner_unless_its_owner_includes_them():
+    """§13/§15: Challenge reaches 'opponents'; in tag team its owner chooses whether that
+    includes their partner. By default A, C's partner, is spared; B, an opponent, is not."""
+    g = _tag_team_challenge()
+    legal = g.legal()
+    assert legal.partner_challenge == 2
+    assert legal.max_blood["2"] == {"up": 3, "down": 3, "up_with_partner": 3,
+                                    "down_with_partner": 3}
+    g.play({"type": "play_card", "player": "A", "location": "2", "card": plain(3)})
+    assert blood(g) == [6, 6, 6, 6]
+    assert g.legal().partner_challenge is None  # B's partner D has no Challenge
+    g.play({"type": "play_card", "player": "B", "location": "2", "card": plain(3)})
+    assert blood(g) == [6, 5, 6, 6]
+
+
+def test_br03_owner_may_include_the_partner():
+    """§13: C includes A this time: A's play at another Location costs A 1 Blood, and the
+    event says whose Challenge and by whose choice."""
+    g = _tag_team_challenge()
+    events = g.play({"type": "play_card", "player": "A", "location": "2", "card": plain(3),
+                     "include_teammate": True}).events
+    assert blood(g) == [5, 6, 6, 6]
+    loss = next(e for e in events if e.type == "blood_changed" and e.kind == "lose")
+    assert (loss.player, loss.by, loss.delta) == (0, 2, -1)
+    assert "Challenge" in loss.reason and "partner" in loss.reason
+
+
+def test_br03_include_teammate_without_a_partner_challenge_is_refused():
+    """§13: the choice belongs to a partner's face-up Challenge; with none, it is refused."""
+    g = _tag_team_challenge()
+    g.play({"type": "play_card", "player": "A", "location": "2", "card": plain(3)})
+    with pytest.raises(RuleError, match="§13"):
+        g.play({"type": "play_card", "player": "B", "location": "2", "card": plain(3),
+                "include_teammate": True})

@@ -38,7 +38,7 @@ def script(actions: list[dict], start: dict | None = None) -> dict:
 # --- play ----------------------------------------------------------------------------------------
 
 WINNERS = {"three_players": "Ben", "four_players": "Fatima", "five_players": "Hana",
-           "tag_team": "Blue"}
+           "tag_team": "Team Blue"}
 
 
 @pytest.mark.parametrize("name", sorted(WINNERS))
@@ -54,7 +54,9 @@ def test_example_plays_to_a_final_scoreboard(capsys, name):
     code, out, _ = run(capsys, "play", path, "--json")
     doc = json.loads(out)
     assert code == 0
-    assert doc["scoreboard"]["winner"] == WINNERS[name]
+    board = doc["scoreboard"]
+    winner = board["winning_team"] or board["winner"]
+    assert winner == WINNERS[name].removeprefix("Team ")
     assert doc["state"]["phase"] == "game_over"
     assert doc["legal"]["commands"] == []
     rows = doc["scoreboard"]["rows"]
@@ -120,6 +122,57 @@ def test_refused_action_names_index_and_rule(capsys, tmp_path):
     assert code == 1
     assert err.startswith("action #1 (pick_clan): ")
     assert "§2" in err and "Ana picks now" in err
+
+
+def test_refused_action_with_json_prints_the_error_and_the_state_before(capsys, tmp_path):
+    """docs/formats.md: `play --json` on a refused action exits 1 and prints the error (message,
+    §, player, action index) with the state just before it."""
+    actions = [{"type": "set_first_player", "player": "Ana"},
+               {"type": "pick_clan", "player": "Cleo", "clan": "Brujah"}]
+    code, out, err = run(capsys, "play", write(tmp_path, script(actions)), "--json")
+    assert code == 1 and err == ""
+    doc = json.loads(out)
+    assert doc["error"] == {
+        "action_index": 1, "action": "pick_clan", "rule": "§2", "player": "Cleo",
+        "message": doc["error"]["message"], "reason": "clans are picked in turn order: Ana "
+                                                      "picks now"}
+    assert "Ana picks now" in doc["error"]["message"]
+    assert doc["state"]["ambition"] == 0 and doc["state"]["players"][2]["clan"] is None
+    assert doc["legal"]["actor"] == 0 and doc["scoreboard"] is None
+    code, out, _ = run(capsys, "play", write(tmp_path, script(actions[:1])), "--json")
+    assert json.loads(out)["state"] == doc["state"]
+
+
+def test_malformed_action_with_json_names_its_index(capsys, tmp_path):
+    actions = [{"type": "set_first_player", "player": "Ana"}, {"type": "teleport"}]
+    code, out, _ = run(capsys, "play", write(tmp_path, script(actions)), "--json")
+    error = json.loads(out)["error"]
+    assert code == 1 and error["action_index"] == 1 and error["action"] == "teleport"
+    assert error["rule"] is None and error["player"] is None and "teleport" in error["message"]
+
+
+def test_play_json_events_show_random_outcomes_and_their_causes(capsys):
+    """`play --json --events`: every event, with the action it came from; random outcomes and
+    Frenzy causes are said in words (who caused it, which card was drawn)."""
+    path = str(EXAMPLES / "card_effects.json")
+    code, out, _ = run(capsys, "play", path, "--json", "--events")
+    doc = json.loads(out)
+    assert code == 0
+    events = doc["events"]
+    assert events[0]["type"] == "position_loaded" and events[0]["action"] == -1
+    assert [e["action"] for e in events] == sorted(e["action"] for e in events)
+    frenzies = [e for e in events if e["type"] == "frenzy_entered"]
+    assert frenzies and all("text" in e for e in frenzies)
+    caused = next(e for e in frenzies if e["by"] is not None)
+    names = [p["name"] for p in doc["state"]["players"]]
+    assert f"caused by {names[caused['by']]}" in caused["text"]
+    drains = [e for e in events if e["type"] == "card_drained" and e["frenzy"]]
+    assert any("drawn at random" in e["text"] for e in drains if e["random"])
+    assert any("directly" in e["text"] for e in drains)
+    code, out, _ = run(capsys, "play", path, "--events")
+    assert code == 0 and "Events:" in out and "drawn at random" in out
+    code, out, _ = run(capsys, "play", path, "--json")
+    assert "events" not in json.loads(out)
 
 
 def test_last_blood_ruling_refused(capsys, tmp_path):
@@ -231,8 +284,9 @@ def test_score_tag_team(capsys, tmp_path):
     # Red: Quinn 11 + Sam 13 = 24; Blue: Rosa 11 + Tess 7 = 18.
     assert [(t["team"], t["influence"], t["blood"]) for t in board["teams"]] == [
         ("Red", 24, 9), ("Blue", 18, 5)]
-    assert board["winner"] == "Red"
+    assert board["winning_team"] == "Red" and board["winner"] == "Sam"
     code, out, _ = run(capsys, "score", write(tmp_path, doc))
+    assert "Final scoreboard: Team Red wins (best player: Sam)" in out
     assert "Teams:" in out and "Red (Quinn, Sam): Influence 24; Blood 9" in out
 
 

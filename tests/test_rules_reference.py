@@ -68,11 +68,10 @@ RULINGS = {
     "ruling-own-frenzy": "own effect", "ruling-third-diablerie": "third diablerie",
     "ruling-power-floor": "below 0", "ruling-frenzy-repeat": "frenzy drain",
     "ruling-tr05-one-blood": "TR05", "ruling-win-ties-influence": "win all ties",
-    "ruling-acquire-per-card": "per card", "ruling-br03-teammate": "BR03",
-    "ruling-blood-relic": "relic blood", "ruling-one-with-cards": "only one player",
-    "ruling-eliminated-cards": "eliminated", "ruling-one-left": "one player",
+    "ruling-acquire-per-card": "per card", "ruling-challenge-partner": "BR03",
+    "ruling-blood-relic": "relic blood", "ruling-one-left": "one player",
     "ruling-empty-hand": "empty hand", "ruling-position-relics": "position relic",
-    "ruling-vanish-haven": "vanish",
+    "ruling-vanish-haven": "vanish", "ruling-unknown-relic": "relic by hand",
 }
 """Every Ruling the companion follows, with a search that finds it."""
 
@@ -83,6 +82,40 @@ def test_every_ruling_is_listed_and_found():
     for ruling_id, query in RULINGS.items():
         assert ruling_id in [h.id for h in search(query)], query
     assert {h.id for h in search("ruling")} >= set(RULINGS)
+
+
+RULES = Path(__file__).resolve().parents[2] / "shared" / "RULES.md"
+
+
+def test_in_app_rulings_match_the_rulings_of_rules_md():
+    """Every Ruling of RULES.md is in the app under its §, and the app cites no other §; the
+    companion's own rulings never contradict RULES.md (the retired ones are gone)."""
+    if not RULES.exists():
+        pytest.skip("RULES.md not available")
+    where, found = "", set()
+    for line in RULES.read_text("utf-8").splitlines():
+        head = re.match(r"#+ (§[\d.]+)", line)
+        if head:
+            where = head.group(1)
+        if "**Ruling" in line and where:
+            found.add(where)
+    assert found == {"§7", "§8.4", "§10", "§11"}
+    cited = {s.source.removeprefix("RULES.md ") for s in rulings()
+             if s.source and s.source.startswith("RULES.md")}
+    assert cited == found
+    ids = {s.id for s in sections()}
+    assert not ids & {"ruling-one-with-cards", "ruling-eliminated-cards", "ruling-br03-teammate"}
+
+
+def test_rules_reference_says_what_rules_md_corrected():
+    """§8.4, §11, §14, §15 as corrected: the in-app text says when 'only one player with cards'
+    is judged, what an elimination removes, that a moved card leaves its modifiers behind, and
+    names BR03 Challenge."""
+    text = " ".join(" ".join(s.body) for s in sections()).lower()
+    assert "when the withdraw step ended" in text
+    assert "go back to their owners at the end of the round" in text
+    assert "leaves every power modifier behind" in text
+    assert "challenge (br03)" in text and "bring it on" not in text
 
 
 def _words(text: str) -> list[str]:

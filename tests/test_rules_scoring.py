@@ -153,3 +153,45 @@ def test_s12_s13_tag_team_tie_on_influence_and_blood_goes_to_turn_order() -> Non
     assert board.teams is not None
     assert [t.team for t in board.teams] == ["B", "A"]
     assert board.teams[0].tiebreak is not None and "turn order" in board.teams[0].tiebreak
+
+
+# --- issue 9: plain tie notes, the win-all-ties Ally in the team table, winning_team ---------
+
+def test_s12_tie_notes_say_who_won_the_tie_and_why() -> None:
+    """§12: Ann and Bo tie on 6 Influence, Ann has more Blood; Cy and Di tie on 4 Influence and
+    3 Blood, Cy is earlier in turn order. Each note names the winner of the tie and why."""
+    players = [seat("Ann", influence=5, blood=4), seat("Bo", influence=5, blood=2),
+               seat("Cy", influence=3, blood=3), seat("Di", influence=3, blood=3)]
+    _, board = end_game(players)
+    notes = {r.name: r.tiebreak for r in board.rows}
+    assert notes == {
+        "Ann": "won the tie with Bo on 6 Influence: Ann has more Blood (4 to 2)",
+        "Bo": "lost the tie with Ann on 6 Influence: Ann has more Blood (4 to 2)",
+        "Cy": "won the tie with Di on 4 Influence and 3 Blood: Cy is earlier in turn order",
+        "Di": "lost the tie with Cy on 4 Influence and 3 Blood: Cy is earlier in turn order"}
+
+
+def test_s12_s15_win_all_ties_ally_breaks_a_team_tie() -> None:
+    """§12/§13/§15: teams A and B tie on 10 Influence; team A has more Blood, but Bo (team B)
+    holds the Ally that wins all ties, so team B wins. The best individual is the `winner`,
+    the team is the `winning_team`."""
+    lucky = {**ally("Lucky", influence=1, drained_influence=0), "ability": "win_ties"}
+    players = [seat("Ann", team="A", influence=6, blood=5),
+               seat("Bo", team="B", influence=3, blood=2,
+                    alliance=[member(victim()), member(lucky)]),
+               seat("Cy", team="A", influence=2, blood=5),
+               seat("Di", team="B", influence=4, blood=2)]
+    _, board = end_game(players, variants={"tag_team": True})
+    assert board.teams is not None
+    assert [(t.team, t.influence, t.blood) for t in board.teams] == [("B", 10, 4),
+                                                                     ("A", 10, 10)]
+    assert board.teams[0].tiebreak == ("won the tie with team A on 10 Influence: Bo holds "
+                                       "the Ally that wins all ties")
+    assert board.winning_team == "B"
+    assert board.winner == "Ann" == board.rows[0].name
+
+
+def test_s12_individual_game_has_no_winning_team() -> None:
+    """§12: without tag team, `winning_team` is empty and `winner` is the best player."""
+    _, board = end_game([seat("Ann", influence=5), seat("Bo"), seat("Cy")])
+    assert (board.winner, board.winning_team) == ("Ann", None)

@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 
+from companion.game import Game
+from companion.service import Service, validate_game_document
 from companion.storage import (
     CURRENT_SCHEMA_VERSION,
     MIGRATIONS,
@@ -45,7 +47,8 @@ def test_v0_journal_on_disk_is_migrated_and_rewritten_on_load(tmp_path: Path) ->
     store = TinyDBGameStore(tmp_path)  # an older release left this file, no index
     assert [s["game_id"] for s in store.list_games()] == ["proto-0001"]
     game = store.load("proto-0001")
-    assert game.header["game_id"] == "proto-0001" and game.header["schema_version"] == 1
+    assert game.header["game_id"] == "proto-0001"
+    assert game.header["schema_version"] == CURRENT_SCHEMA_VERSION
     assert [e["kind"] for e in game.entries] == ["action", "action", "undo", "redo"]
     assert b'"type":"undo"' not in journal.read_bytes()  # upgraded on disk once
     store.append("proto-0001", {"kind": "undo"})
@@ -53,11 +56,12 @@ def test_v0_journal_on_disk_is_migrated_and_rewritten_on_load(tmp_path: Path) ->
     assert reread.entries[-1] == {"kind": "undo"}
 
 
-def test_v1_fixture_through_a_v1_to_v2_step() -> None:
-    """How the next schema bump will be tested: a real v1 file through a registered step."""
+def test_v1_fixture_through_a_later_step() -> None:
+    """How the next schema bump will be tested: a real v1 file through the registered steps
+    and one more (v2 → v3, made up here)."""
     doc = read_import_file(FIXTURES / "game_v1.json")
 
-    def v1_to_v2(d: dict[str, Any]) -> dict[str, Any]:
+    def v2_to_v3(d: dict[str, Any]) -> dict[str, Any]:
         setup = d["header"].pop("setup")
         d["header"]["seats"] = [{"player": p, "clan": c}
                                 for p, c in zip(setup["players"], setup["clans"], strict=True)]
@@ -66,16 +70,16 @@ def test_v1_fixture_through_a_v1_to_v2_step() -> None:
                 ev["name"] = ev.pop("type")
         return d
 
-    steps = {**MIGRATIONS, 1: v1_to_v2}
-    new = migrate(doc, target=2, steps=steps)
-    assert new["schema_version"] == 2 and new["header"]["schema_version"] == 2
+    steps = {**MIGRATIONS, 2: v2_to_v3}
+    new = migrate(doc, target=3, steps=steps)
+    assert new["schema_version"] == 3 and new["header"]["schema_version"] == 3
     assert new["header"]["seats"][1] == {"player": "Bo", "clan": "Ventrue"}
     assert new["entries"][1]["events"] == [{"name": "BloodChanged", "player": 1, "delta": 3}]
     assert doc["schema_version"] == 1 and "setup" in doc["header"]
     v0 = read_import_file(FIXTURES / "game_v0.json")
-    assert migrate(v0, target=2, steps=steps)["header"]["seats"][0]["player"] == "Ann"
+    assert migrate(v0, target=3, steps=steps)["header"]["seats"][0]["player"] == "Ann"
     with pytest.raises(ValueError, match="no migration"):
-        migrate(doc, target=3, steps=steps)
+        migrate(doc, target=4, steps=steps)
     with pytest.raises(ValueError, match="newer"):
         migrate(new)
 
@@ -90,3 +94,73 @@ def test_future_schema_on_disk_is_not_damage(tmp_path: Path) -> None:
     with pytest.raises(UnsupportedSchema):
         store.load("fixture-v1")
     assert store.damaged() == [] and store.has_game("fixture-v1")
+
+
+# --- schema 2 (issue 9): corrected card facts, winning_team, plain tie notes ---------------------
+
+def _games(store: TinyDBGameStore) -> dict[str, Game]:
+    return {s["game_id"]: Game.from_journal(*_stored(store, s["game_id"]))
+            for s in store.list_games()}
+
+
+def _stored(store: TinyDBGameStore, game_id: str) -> tuple[dict, list]:
+    stored = store.load(game_id)
+    return stored.header, stored.entries
+
+
+def test_v1_backup_imports_replays_and_drops_the_invented_card_facts(tmp_path: Path) -> None:
+    """A backup the previous release wrote (tests/fixtures/backup_v1.json: the card_effects and
+    tag_team examples, two games ending in ties, and a user catalogue holding the invented
+    'AL30' Ally, Lani Kahale as an Ally and BR03's old name) is restored through the engine's
+    full replay (every command executed again must give the recorded events), and reads with
+    the corrected facts (§15)."""
+    doc = read_import_file(FIXTURES / "backup_v1.json")
+    assert doc["schema_version"] == 1
+    svc = Service(TinyDBGameStore(tmp_path))
+    added = svc.store.import_backup(doc, validate=validate_game_document)
+    assert len(added) == 4
+    text = json.dumps([svc.store.export_game(g) for g in added])
+    assert "Miguel" not in text and '"AL30"' not in text
+    games = _games(svc.store)
+    effects = next(g for g in games.values() if g.header.kind == "position"
+                   and len(g.actions) > 5)
+    drainer = [c for p in effects.state.players for c in p.alliance
+               if c.card.ability == "drained_in_frenzy"]
+    assert [(c.card.id, c.card.name) for c in drainer] == [("ALLY-FRENZY-DRAIN",
+                                                            "Frenzy-drain Ally")]
+    boards = [g.scoreboard for g in games.values()]
+    tag = next(b for b in boards if b.teams and b.rows[0].name != "Ann")
+    assert tag.winning_team == "Blue" and tag.winner == tag.rows[0].name
+    ties = next(b for b in boards if b.teams and b.rows[0].name == "Ann")
+    assert ties.winning_team == "X" and ties.winner == "Ann"
+    assert [r.tiebreak for r in ties.rows] == [
+        "won the tie with Bo on 6 Influence: Ann has more Blood (4 to 2)",
+        "lost the tie with Ann on 6 Influence: Ann has more Blood (4 to 2)",
+        "won the tie with Di on 4 Influence and 3 Blood: Cy is earlier in turn order",
+        "lost the tie with Cy on 4 Influence and 3 Blood: Cy is earlier in turn order"]
+    assert ties.teams[1].tiebreak == ("lost the tie with team X on 10 Influence: team X has "
+                                      "more Blood (7 to 5)")
+    ally = next(b for b in boards if b.teams is None and b.rows[0].name == "Bo")
+    assert ally.rows[1].tiebreak == ("lost the tie with Bo on 5 Influence: Bo holds the Ally "
+                                     "that wins all ties")
+    cat = svc.catalogue()
+    drain = next(a for a in cat.allies if a.id == "ALLY-FRENZY-DRAIN")
+    assert (drain.name, drain.kind, drain.drain_blood) == (None, None, 3)
+    assert not any(a.id in ("AL30", "LANI-KAHALE") for a in cat.allies)
+    assert next(c for c in cat.clan_cards if c.id == "BR03").name == "Challenge"
+
+
+def test_v1_journal_on_disk_with_the_invented_ally_opens_and_replays(tmp_path: Path) -> None:
+    """A stored v1 game (the card_effects example, with the old 'AL30' ability) opens: its
+    journal is upgraded on load and replays to the same final standings."""
+    backup = read_import_file(FIXTURES / "backup_v1.json")
+    old = next(g for g in backup["games"] if '"AL30"' in json.dumps(g))
+    (tmp_path / "games").mkdir()
+    gid = old["header"]["game_id"]
+    (tmp_path / "games" / f"{gid}.jsonl").write_bytes(
+        journal_bytes(old["header"], old["entries"], old["summary"]))
+    svc = Service(TinyDBGameStore(tmp_path))
+    game = svc.open_game(gid)
+    assert game.header.schema_version == CURRENT_SCHEMA_VERSION == 2
+    assert game.scoreboard is not None and game.scoreboard.winner == "Ada"
+    assert migrate(old)["schema_version"] == 2 and old["schema_version"] == 1
