@@ -1,5 +1,6 @@
 """The one pure fold: state = apply(state, event). No validation here: commands validate."""
 
+from companion.rules import conflict_tie_notes
 from companion.scoring import scoreboard
 from models.cards import VICTIM, AllianceCard
 from models.common import SCHEMA_VERSION, copy_model
@@ -46,7 +47,7 @@ from models.events import (
     WithdrawChosen,
     Withdrew,
 )
-from models.setup import Position, default_hand_size, locations_for
+from models.setup import Position, default_hand_size, locations_for, turns_taken
 from models.state import (
     DeployedCard,
     GameState,
@@ -120,19 +121,22 @@ def initial_state(event: AnyEvent) -> GameState:
 def _state_from_position(pos: Position) -> GameState:
     n = len(pos.players)
     seat = {p.name: i for i, p in enumerate(pos.players)}
+    turns = turns_taken(pos)
     uid = 1
     players = []
     for p in pos.players:
         alliance = []
         for c in p.alliance:
-            alliance.append(AllianceCard(uid=f"pa{uid}", card=c.card, drained=c.drained))
+            card = c.card  # every Victim carries the Victim id, as won ones do (§1)
+            if card.kind == "victim" and card.id != VICTIM.id:
+                card = card.model_copy(update={"id": VICTIM.id})
+            alliance.append(AllianceCard(uid=f"pa{uid}", card=card, drained=c.drained))
             uid += 1
+        hand = default_hand_size(pos, turns[p.name]) if p.hand_size is None else p.hand_size
         players.append(PlayerState(
             name=p.name, team=p.team, clan=p.clan, blood=p.blood, influence=p.influence,
             diablerie_up=p.diablerie_up, diablerie_down=p.diablerie_down, alliance=alliance,
-            relic=p.relic, relic_used=p.relic_used,
-            hand_size=default_hand_size(pos) if p.hand_size is None else p.hand_size,
-            eliminated=p.eliminated,
+            relic=p.relic, relic_used=p.relic_used, hand_size=hand, eliminated=p.eliminated,
         ))
     given = {loc.id: loc for loc in pos.locations}
     locations = []
@@ -156,7 +160,7 @@ def _state_from_position(pos: Position) -> GameState:
         three_player=n == 3, players=players, locations=locations,
         ambition=seat[pos.ambition], round=pos.round, phase=pos.phase,
         setup=SetupState(location_cards_done=True),
-        turns_taken=[pos.turns_taken] * n,
+        turns_taken=[turns[p.name] for p in pos.players],
     )
     if pos.phase == "resolution":
         ids = [loc.id for loc in locations]
@@ -219,6 +223,7 @@ def apply_in_place(s: GameState, e: AnyEvent) -> None:
         case AllyPlaced():
             loc = _loc(s, e.location)
             loc.ally, loc.withdrawn, loc.result = e.ally, [], None
+            loc.card_players, loc.tie_notes = None, []
         case HandChanged():
             s.players[e.player].hand_size += e.delta
         case CardPlayed():
@@ -243,9 +248,10 @@ def apply_in_place(s: GameState, e: AnyEvent) -> None:
         case DiablerieTaken():
             s.players[e.player].diablerie_up += e.count
         case PlayerEliminated():
+            # §11: only what the player owns leaves; others' cards on their Positions stay
+            # (counting for nobody) and go back to their owners at End of Round.
             s.players[e.player].eliminated = True
             for loc in s.locations:
-                loc.positions[e.player].cards = []
                 loc.positions[e.player].blood = 0
                 for pos in loc.positions:
                     pos.cards = [c for c in pos.cards if c.owner != e.player]
@@ -253,6 +259,10 @@ def apply_in_place(s: GameState, e: AnyEvent) -> None:
             s.players[e.player].frenzies += 1
         case StepStarted():
             s.location_index, s.step, s.resolved_effects = e.location_index, e.step, []
+            if e.step == "revelation":  # the Withdraw step has ended here (§8.4)
+                loc = s.locations[e.location_index]
+                loc.card_players = [p for p, pos in enumerate(loc.positions) if pos.cards
+                                    and p not in loc.withdrawn and not s.players[p].eliminated]
         case EffectResolved():
             s.resolved_effects.append(e.uid)
         case AwaitingChoice():
@@ -268,6 +278,7 @@ def apply_in_place(s: GameState, e: AnyEvent) -> None:
             _, pos, card = _find_card(s, e.uid)
             pos.cards.remove(card)
             card.face_up = True
+            card.modifiers = []  # §14: a moved card leaves every modifier behind
             _loc(s, e.to_location).positions[e.to_player].cards.append(card)
         case CardsReturned():
             for uid in e.uids:
@@ -281,7 +292,8 @@ def apply_in_place(s: GameState, e: AnyEvent) -> None:
             _, _, card = _find_card(s, e.uid)
             card.modifiers.append(e.modifier)
         case ConflictResolved():
-            _loc(s, e.location).result = e.result
+            loc = _loc(s, e.location)
+            loc.result, loc.tie_notes = e.result, conflict_tie_notes(s, e.result)
             if e.location == "haven":
                 s.haven_winners.append(e.result.ranking[0] if e.result.ranking else None)
         case CardAcquired():
@@ -300,7 +312,7 @@ def apply_in_place(s: GameState, e: AnyEvent) -> None:
                     for card in pos.cards:
                         s.players[card.owner].hand_size += 1
                     pos.cards, pos.blood = [], 0
-                loc.withdrawn, loc.result = [], None
+                loc.withdrawn, loc.result, loc.card_players, loc.tie_notes = [], None, None, []
             for p in s.players:
                 p.diablerie_up += p.diablerie_down
                 p.diablerie_down = 0

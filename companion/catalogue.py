@@ -1,5 +1,6 @@
 """The card catalogue: shipped facts (§15) merged with what the user entered from their cards."""
 
+import copy
 import json
 from functools import cache
 from importlib import resources
@@ -7,22 +8,68 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from models.catalogue import Catalogue
+from models.catalogue import CATALOGUE_VERSION, Catalogue
 from models.common import Clan
 
 SECTIONS = ("clan_cards", "allies", "relics", "location_cards")
+
+INVENTED_NAME = "Miguel Chandler, Dancer"
+"""A name an earlier release made up for the Frenzy-drain Ally (§15): no source gives it."""
+RENAMED_ABILITY = {"AL30": "drained_in_frenzy"}
+"""Ability keys of catalogue version 1 and their descriptive replacements (§15)."""
+RENAMED_ID = {"AL30": "ALLY-FRENZY-DRAIN"}
+"""Catalogue ids of version 1 that named an invented printed code (§15)."""
+
+__all__ = ["CATALOGUE_VERSION", "CatalogueError", "clan_cards", "merge", "parse", "shipped",
+           "upgrade"]
 
 
 class CatalogueError(ValueError):
     """A catalogue document is malformed; the message names the card and the field."""
 
 
+def upgrade(doc: Any) -> Any:
+    """A copy of a version-1 catalogue document with the corrected facts of §15 (issue 9).
+
+    The values the user read off their cards stay; what the old release made up goes: the
+    invented 'AL30' Ally becomes ALLY-FRENZY-DRAIN (its name, and the kind prefilled with it,
+    dropped: the kind will be asked), Lani Kahale is a Victim (no Ally entry), BR03 is
+    'Challenge'. Anything but a version-1 dict is returned as it is.
+    """
+    if not isinstance(doc, dict) or doc.get("version", 1) != 1:
+        return doc
+    doc = copy.deepcopy(doc)
+    doc["version"] = CATALOGUE_VERSION
+    allies = doc.get("allies")
+    if isinstance(allies, list):
+        kept = []
+        for entry in allies:
+            if isinstance(entry, dict):
+                if entry.get("id") == "LANI-KAHALE":
+                    continue
+                entry["id"] = RENAMED_ID.get(entry.get("id"), entry.get("id"))
+                if entry.get("ability") in RENAMED_ABILITY:
+                    entry["ability"] = RENAMED_ABILITY[entry["ability"]]
+                if entry.get("name") == INVENTED_NAME:
+                    entry.pop("name")
+                    entry.pop("kind", None)
+            kept.append(entry)
+        doc["allies"] = kept
+    clan = doc.get("clan_cards")
+    for entry in clan if isinstance(clan, list) else []:
+        if isinstance(entry, dict) and entry.get("id") == "BR03" and (
+                entry.get("name") == "Bring it on!"):
+            entry.pop("name")
+    return doc
+
+
 def parse(doc: Any) -> Catalogue:
-    """Validate a catalogue document.
+    """Validate a catalogue document (a version-1 one is upgraded first).
 
     Raises:
         CatalogueError: malformed, or impossible values; names the card id and the field.
     """
+    doc = upgrade(doc)
     try:
         return Catalogue.model_validate(doc)
     except ValidationError as err:

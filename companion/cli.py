@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from pydantic import Field, SkipValidation, ValidationError, model_validator
 
-from companion.apply import initial_state
+from companion.apply import apply_in_place, initial_state
 from companion.errors import RuleError, brief
 from companion.game import Game, GameHeader
 from companion.rules import full_turn_order, power
@@ -270,13 +270,16 @@ def state_text(state: GameState) -> str:
                 ranked = ", ".join(f"{s.players[p].name} {loc.result.totals[p]}"
                                    for p in loc.result.ranking)
                 lines.append(f"    result ({loc.result.outcome}): {ranked or 'nobody'}")
+                lines += [f"    tie: {note}" for note in loc.tie_notes]
     return "\n".join(lines)
 
 
 def scoreboard_text(board: Scoreboard) -> str:
     """Readable final standings (§12)."""
-    lines = [f"Final scoreboard: {board.winner} wins", "rank  player (clan): Influence = "
-             "active + drained + tokens + relic - Diablerie; Blood; note"]
+    best = f" (best player: {board.winner})" if board.winning_team else ""
+    lines = [f"Final scoreboard: {board.headline()} wins{best}",
+             "rank  player (clan): Influence = active + drained + tokens + relic - Diablerie; "
+             "Blood; note"]
     for r in board.rows:
         i = r.influence
         note = "; ".join(x for x in ("eliminated" if r.eliminated else "", r.tiebreak or "") if x)
@@ -300,8 +303,81 @@ def _dump(data: Any) -> None:
     print(json.dumps(data, indent=2, ensure_ascii=False))
 
 
-def cmd_play(path: str, as_json: bool) -> int:
-    """Run a game script and print the state (and scoreboard once the game is over).
+def event_text(state: GameState, event: AnyEvent) -> str | None:
+    """A random outcome or a cause said in words, from the state just before the event (who
+    was drawn, who caused a Frenzy, which card a Frenzy drained and how, §2, §10); None for
+    other events."""
+    def name(seat: int | None) -> str:
+        return state.players[seat].name if seat is not None else "?"
+
+    match event.type:
+        case "first_player_chosen" if event.random:
+            return f"{name(event.player)} drawn at random to hold the Ambition token"
+        case "clans_offered" if event.random:
+            return f"clans drawn at random: {', '.join(event.clans)}"
+        case "frenzy_entered":
+            cause = ("" if event.by is None else ", by their own effect" if event.by ==
+                     event.player else f", caused by {name(event.by)}")
+            return f"{name(event.player)} enters Frenzy{cause}"
+        case "card_drained" if event.frenzy:
+            card = next(c for c in state.players[event.player].alliance if c.uid == event.uid)
+            how = ("drawn at random" if event.random else
+                   "drained directly by its own ability"
+                   if card.card.ability == "drained_in_frenzy" else "drawn at the table")
+            return f"Frenzy: {name(event.player)}'s {card.card.name} ({event.uid}) {how}"
+    return None
+
+
+def event_log(game: Game) -> list[dict[str, Any]]:
+    """Every event as JSON with the index of its action (-1: the start) and, for random
+    outcomes and causes, a `text` saying them in words."""
+    state = initial_state(game.start_events[0])
+    out = [{"action": -1, **game.start_events[0].model_dump(mode="json")}]
+    for i, action in enumerate(game.actions):
+        for event in action.events:
+            entry = {"action": i, **event.model_dump(mode="json")}
+            text = event_text(state, event)
+            if text:
+                entry["text"] = text
+            apply_in_place(state, event)
+            out.append(entry)
+    return out
+
+
+def _events_text(log: list[dict[str, Any]]) -> str:
+    lines = ["Events:"]
+    for e in log:
+        fields = {k: v for k, v in e.items() if k not in ("action", "type", "v", "text")}
+        lines.append(f"{e['action']:>4}  {e['type']}: "
+                     + (e.get("text") or json.dumps(fields, ensure_ascii=False)[:160]))
+    return "\n".join(lines)
+
+
+def _report(game: Game, events: bool) -> dict[str, Any]:
+    """The JSON printed by `play --json` (docs/formats.md)."""
+    board = game.scoreboard
+    out = {"state": game.state.model_dump(mode="json"),
+           "scoreboard": board.model_dump(mode="json") if board else None,
+           "legal": game.legal().model_dump(mode="json")}
+    if events:
+        out["events"] = event_log(game)
+    return out
+
+
+def _refusal(index: int, kind: str, err: RuleError | ValidationError) -> dict[str, Any]:
+    """The `error` object of a refused action (docs/formats.md)."""
+    if isinstance(err, RuleError):
+        return {"action_index": index, "action": kind, "rule": err.rule, "player": err.player,
+                "reason": err.reason, "message": str(err)}
+    text = _errors(err)
+    return {"action_index": index, "action": kind, "rule": None, "player": None,
+            "reason": text, "message": text}
+
+
+def cmd_play(path: str, as_json: bool, events: bool = False) -> int:
+    """Run a game script and print the state (and scoreboard once the game is over); with
+    `events`, every event too. A refused action exits 1: stderr names it, or with `as_json`
+    stdout holds the error and the state just before it.
 
     Raises:
         InputError: the script is malformed.
@@ -315,20 +391,21 @@ def cmd_play(path: str, as_json: bool) -> int:
         kind = action.get("type", "?") if isinstance(action, dict) else "?"
         try:
             game.play(action)
-        except ValidationError as err:
-            print(f"action #{i} ({kind}): {_errors(err)}", file=sys.stderr)
-            return 1
-        except RuleError as err:
-            print(f"action #{i} ({kind}): {err}", file=sys.stderr)
+        except (ValidationError, RuleError) as err:
+            error = _refusal(i, kind, err)
+            if as_json:
+                _dump({"error": error, **_report(game, events)})
+            else:
+                print(f"action #{i} ({kind}): {error['message']}", file=sys.stderr)
             return 1
     board = game.scoreboard
     if as_json:
-        _dump({"state": game.state.model_dump(mode="json"),
-               "scoreboard": board.model_dump(mode="json") if board else None,
-               "legal": game.legal().model_dump(mode="json")})
+        _dump(_report(game, events))
     else:
         print(state_text(game.state))
         print(scoreboard_text(board) if board else f"Next: {game.legal().prompt}")
+        if events:
+            print(_events_text(event_log(game)))
     return 0
 
 
@@ -498,6 +575,9 @@ def _parser() -> argparse.ArgumentParser:
         p = sub.add_parser(name, help=text, description=text)
         p.add_argument(arg, help="JSON file")
         p.add_argument("--json", action="store_true", help="print JSON instead of text")
+        if name == "play":
+            p.add_argument("--events", action="store_true",
+                           help="also print every event, random outcomes and causes in words")
         p.add_argument("--data-dir", default=argparse.SUPPRESS, help="accepted, not used")
     p = sub.add_parser("catalogue", help="show, export or import the card catalogue",
                        description="The card catalogue: facts shipped with the companion plus "
@@ -546,7 +626,7 @@ def main(argv: list[str] | None = None) -> int:
     what = " ".join(x for x in (args.command, getattr(args, "action", None)) if x)
     try:
         if args.command == "play":
-            return cmd_play(args.script, args.json)
+            return cmd_play(args.script, args.json, args.events)
         if args.command == "score":
             return cmd_score(args.file, args.json)
         if args.command == "catalogue":

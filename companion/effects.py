@@ -131,22 +131,43 @@ def resolve(ctx: Ctx, due: DueEffect, accept: bool, include_teammate: bool) -> N
                 lose_blood(ctx, r, 4, owner, reason, loc.id)
 
 
-def play_triggers(state: GameState, seat: int, where: LocationId) -> list[tuple[int, str, str]]:
+def play_triggers(state: GameState, seat: int, where: LocationId,
+                  include_teammate: bool = False) -> list[tuple[int, str, str]]:
     """Face-up Passive cards a play at `where` would trigger: (holder, label, their Location).
 
-    BR03: each opponent's face-up card at another Location makes the player Lose 1 (§15).
+    BR03 Challenge: each opponent's face-up Challenge at another Location makes the player Lose
+    1 (§15); in tag team it reaches the partner only when its owner chooses so (§13).
     """
-    return [(holder, f"{card.card.label()} (BR03)", loc.id)
-            for loc in state.locations if loc.id != where
-            for holder in turn_order(state)
-            if holder != seat and not teammates(state, holder, seat)
-            for card in loc.positions[holder].cards
-            if card.face_up and card.card and card.card.effect == "BR03"]
+    out = []
+    for loc in state.locations:
+        if loc.id == where:
+            continue
+        for holder in turn_order(state):
+            partner = teammates(state, holder, seat)
+            if holder == seat or (partner and not include_teammate):
+                continue
+            for card in loc.positions[holder].cards:
+                if card.face_up and card.card and card.card.effect == "BR03":
+                    label = f"{card.card.label()} (BR03)"
+                    if partner:
+                        label += ", reaching the partner by its owner's choice"
+                    out.append((holder, label, loc.id))
+    return out
 
 
-def on_card_played(ctx: Ctx, seat: int, where: LocationId) -> None:
-    """Apply the Passive cards a play triggers (§7, §15)."""
-    for holder, label, loc_id in play_triggers(ctx.state, seat, where):
+def partner_challenge(state: GameState, seat: int) -> int | None:
+    """Tag team: the partner of `seat` holding a face-up Challenge (BR03) on the table, who
+    chooses whether it reaches `seat`'s plays (§13); None if there is none."""
+    return next((holder for loc in state.locations for holder in turn_order(state)
+                 if teammates(state, holder, seat)
+                 for card in loc.positions[holder].cards
+                 if card.face_up and card.card and card.card.effect == "BR03"), None)
+
+
+def on_card_played(ctx: Ctx, seat: int, where: LocationId, include_teammate: bool) -> None:
+    """Apply the Passive cards a play triggers (§7, §15); `include_teammate`: the partner's
+    Challenge reaches this play too (§13)."""
+    for holder, label, loc_id in play_triggers(ctx.state, seat, where, include_teammate):
         lose_blood(ctx, seat, 1, holder, label, loc_id)
 
 

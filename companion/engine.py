@@ -25,11 +25,13 @@ from companion.rules import (
     has_ability,
     location,
     present_players,
+    same_card,
+    taken_cards,
     teammates,
     turn_order,
 )
 from companion.scoring import scoreboard
-from models.cards import VICTIM, AllianceCard
+from models.cards import VICTIM, AllianceCard, ClanCard
 from models.commands import (
     AnyCommand,
     ApplyEffect,
@@ -156,6 +158,55 @@ def _need_step(ctx: Ctx, *steps: Step) -> LocationState:
         raise ctx.fail("§8", f"this belongs to the {' or '.join(steps)} step; "
                              f"it is now {ctx.state.step}", error=PhaseError)
     return ctx.state.locations[ctx.state.location_index]
+
+
+def deployed_uid(ctx: Ctx, ref: str) -> str:
+    """A Deployed card named by uid, or by place 'player/location/n': the n-th card (from 1) on
+    that player's Position at that Location, in the order the cards arrived (docs/formats.md).
+
+    Raises:
+        RuleError: the place names no card.
+    """
+    if "/" not in ref:
+        return ref
+    who, loc_id, n = (ref.rsplit("/", 2) + ["", ""])[:3]
+    try:
+        seat = seat_of(ctx.state, int(who) if who.isdigit() else who)
+        cards = location(ctx.state, loc_id).positions[seat].cards
+        index = int(n)
+        if not 1 <= index <= len(cards):
+            raise IndexError(index)
+    except (RuleError, KeyError, ValueError, IndexError):
+        raise ctx.fail("§7", f"{ref!r} names no Deployed card (write player/location/n, "
+                             "n counting from 1 on that player's Position)") from None
+    return cards[index - 1].uid
+
+
+def _identities(ctx: Ctx, named: dict[str, ClanCard]) -> dict[str, ClanCard]:
+    """Identities given for face-down cards, by uid (places resolved), checked against the cards
+    each owner already has face up or names twice (§1, §2: one copy of each card).
+
+    Raises:
+        RuleError: a card named twice, or a card its owner already has on the table.
+    """
+    by_uid = {deployed_uid(ctx, ref): card for ref, card in named.items()}
+    if len(by_uid) != len(named):
+        raise ctx.fail("§8.2", "a face-down card is named twice (by uid and by place)")
+    owners = {c.uid: c.owner for loc in ctx.state.locations for pos in loc.positions
+              for c in pos.cards}
+    taken = taken_cards(ctx.state)
+    for uid, card in by_uid.items():
+        owner = owners.get(uid)
+        if owner is None:
+            continue  # not a Deployed card: the caller says which cards it wants
+        if same_card(card.key(), taken.get(owner, [])):
+            raise ctx.fail("§2", f"{card.label()} is already on the table for "
+                                 f"{ctx.name(owner)} this round (face up, or named for another "
+                                 "face-down card); each player owns one copy of each card",
+                           owner)
+        if card.key() is not None:
+            taken.setdefault(owner, []).append(card.key())
+    return by_uid
 
 
 # --- setup (§2, §13) ---------------------------------------------------------------------------
@@ -313,6 +364,18 @@ def _place_allies(ctx: Ctx, cmd: PlaceAllies) -> None:
     if set(cmd.allies) != set(wanted):
         raise ctx.fail("§5", "give the Ally at each Location: "
                              f"{', '.join(location_name(w) for w in wanted)}")
+    owned = {c.card.key(): p.name for p in ctx.state.players for c in p.alliance
+             if c.card.key()}
+    placed: list[str] = []
+    for loc_id in wanted:
+        ally = cmd.allies[loc_id]
+        holder = next((who for key, who in owned.items() if same_card(ally.key(), [key])), None)
+        if holder is not None:
+            raise ctx.fail("§1", f"{ally.name} is in {holder}'s Alliance; each Ally exists once")
+        if same_card(ally.key(), placed):
+            raise ctx.fail("§1", f"{ally.name} is given for two Locations; each Ally exists "
+                                 "once")
+        placed += [ally.key()] if ally.key() else []
     for loc_id in wanted:
         ctx.emit(AllyPlaced(location=loc_id, ally=cmd.allies[loc_id]))
     ctx.emit(PhaseStarted(round=ctx.state.round, phase="hand_building"))
@@ -370,6 +433,12 @@ def _play_card(ctx: Ctx, cmd: PlayCard) -> None:
     if not cmd.face_up and cmd.card is not None:
         raise ctx.fail("§7", "a face-down card stays unknown until it is revealed; "
                              "do not enter its identity", seat)
+    if cmd.face_up and same_card(cmd.card.key(), taken_cards(s).get(seat, [])):
+        raise ctx.fail("§2", f"{cmd.card.label()} is already face up on the table this round; "
+                             "each player owns one copy of each card", seat)
+    if cmd.include_teammate and effects.partner_challenge(s, seat) is None:
+        raise ctx.fail("§13", "include_teammate is the choice of a partner's face-up Challenge "
+                              "(BR03), and their partner has none on the table", seat)
     if cmd.blood > MAX_BLOOD_PER_PLAY:
         raise ctx.fail("§7", f"at most {MAX_BLOOD_PER_PLAY} Blood from the Pool per card, "
                              f"not {cmd.blood}", seat)
@@ -388,7 +457,7 @@ def _play_card(ctx: Ctx, cmd: PlayCard) -> None:
     uid = f"c{s.events + 1}"
     ctx.emit(CardPlayed(player=seat, location=loc.id, uid=uid, face_up=cmd.face_up,
                         card=cmd.card))
-    effects.on_card_played(ctx, seat, loc.id)
+    effects.on_card_played(ctx, seat, loc.id, cmd.include_teammate)
     if cmd.blood and not p.eliminated:
         if p.blood - cmd.blood < 1:
             raise ctx.fail("§7 Ruling (last Blood)",
@@ -469,8 +538,9 @@ def _choose_withdraw(ctx: Ctx, cmd: ChooseWithdraw) -> None:
         raise ctx.fail("§8.1", "a player is listed twice")
     # Withdrawing from the Prince's Haven takes the cards back to hand unseen (§8.1).
     face_down = set(_face_down_here(ctx, loc, leaving)) if loc.id != "haven" else set()
-    if set(cmd.reveal) != face_down:
-        missing, extra = face_down - set(cmd.reveal), set(cmd.reveal) - face_down
+    reveal = _identities(ctx, cmd.reveal)
+    if set(reveal) != face_down:
+        missing, extra = face_down - set(reveal), set(reveal) - face_down
         msg = []
         if missing:
             msg.append(f"say what the withdrawing players' face-down cards are: {sorted(missing)}")
@@ -481,18 +551,19 @@ def _choose_withdraw(ctx: Ctx, cmd: ChooseWithdraw) -> None:
     ctx.emit(WithdrawChosen(location=loc.id, stay=stay, withdraw=[p for p in here if p in leaving]))
     for seat in here:
         if seat in leaving:
-            withdraw_player(ctx, seat, loc, cmd.reveal, "Withdraw token")
+            withdraw_player(ctx, seat, loc, reveal, "Withdraw token")
     _enter_step(ctx, s.location_index, "revelation")
 
 
 def _reveal(ctx: Ctx, cmd: Reveal) -> None:
     loc = _need_step(ctx, "revelation")
     face_down = _face_down_here(ctx, loc, present_players(ctx.state, loc))
-    if set(cmd.cards) != set(face_down):
+    cards = _identities(ctx, cmd.cards)
+    if set(cards) != set(face_down):
         raise ctx.fail("§8.2", f"give the identity of exactly the face-down cards here: "
                                f"{face_down}")
     for uid in face_down:
-        ctx.emit(CardRevealed(uid=uid, card=cmd.cards[uid]))
+        ctx.emit(CardRevealed(uid=uid, card=cards[uid]))
     _enter_step(ctx, ctx.state.location_index, "preparation")
 
 
@@ -579,7 +650,8 @@ def _resolve_effect(ctx: Ctx, cmd: ResolveEffect) -> None:
     _need_step(ctx, "preparation", "conflict", "aftermath")
     s = ctx.state
     due = effects.due_effects(s)
-    match = next((d for d in due if d.uid == cmd.card), None)
+    uid = deployed_uid(ctx, cmd.card)
+    match = next((d for d in due if d.uid == uid), None)
     if match is None:
         raise ctx.fail(f"§8 {s.step}", f"card {cmd.card!r} has no effect waiting at this step")
     first = due[0].owner
@@ -676,7 +748,8 @@ def _power_effect(ctx: Ctx, cmd: ApplyEffect, seat: int, reason: str) -> None:
     s = ctx.state
     _need_step(ctx, "revelation", "preparation", "conflict")
     loc = s.locations[s.location_index]
-    card = next((c for c in loc.positions[seat].cards if c.uid == cmd.card), None)
+    uid = deployed_uid(ctx, cmd.card or "")
+    card = next((c for c in loc.positions[seat].cards if c.uid == uid), None)
     if card is None:
         raise ctx.fail("§8.4", f"{cmd.card!r} is not a Deployed card on their Position at "
                                f"{location_name(loc.id)}", seat)
@@ -743,11 +816,12 @@ def _peek(ctx: Ctx, cmd: Peek) -> None:
                        seat)
     face_down = {c.uid for loc in s.locations for p in loc.positions for c in p.cards
                  if not c.face_up and c.owner != seat}
-    unknown = [u for u in cmd.cards if u not in face_down]
-    if unknown or len(set(cmd.cards)) != len(cmd.cards):
+    uids = [deployed_uid(ctx, ref) for ref in cmd.cards]
+    unknown = [u for u in uids if u not in face_down]
+    if unknown or len(set(uids)) != len(uids):
         raise ctx.fail("§15", f"{unknown or cmd.cards} are not distinct face-down cards of "
                               "other players", seat)
-    cost = len(cmd.cards)
+    cost = len(uids)
     if s.players[seat].blood - cost < 1:
         raise ctx.fail("§14 Spend", f"looking at {cost} card(s) costs {cost} Blood and would "
                                     "spend the last Blood", seat)

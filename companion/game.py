@@ -13,7 +13,7 @@ from companion.legal import Legal, legal
 from models.commands import COMMAND_ADAPTER, AnyCommand
 from models.common import SCHEMA_VERSION, Frozen
 from models.events import EVENT_LIST_ADAPTER, AnyEvent, GameCreated, PositionLoaded
-from models.setup import GameSetup, Position
+from models.setup import GameSetup, Position, check_cards
 from models.state import GameState, Scoreboard, copy_state
 
 GAME_FORMAT = "vendetta-companion/game"
@@ -80,7 +80,13 @@ class Game:
 
     @classmethod
     def new(cls, start: GameSetup | Position, game_id: str | None = None) -> "Game":
-        """Start a new game from a table setup or an entered position."""
+        """Start a new game from a table setup or an entered position.
+
+        Raises:
+            ValueError: the position holds a card twice (§1, §2), naming the rule.
+        """
+        if isinstance(start, Position):
+            check_cards(start)
         header = GameHeader(game_id=game_id or uuid.uuid4().hex[:16], created=_now(),
                             start=start,
                             kind="setup" if isinstance(start, GameSetup) else "position")

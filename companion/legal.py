@@ -3,20 +3,32 @@
 The UI builds its buttons from this; it never re-implements a rule.
 """
 
-from companion.effects import DueEffect, due_effects, next_effects, play_triggers
-from companion.engine import clan_picker, feed_amounts, hand_building_cards, relic_picker
+from companion.effects import (
+    DueEffect,
+    due_effects,
+    next_effects,
+    partner_challenge,
+    play_triggers,
+)
+from companion.engine import (
+    blood_relic_window,
+    clan_picker,
+    feed_amounts,
+    hand_building_cards,
+    relic_picker,
+)
 from companion.rules import (
     MAX_BLOOD_PER_PLAY,
     current_player,
     has_ability,
     planning_turns,
     present_players,
+    taken_allies,
+    taken_cards,
     turn_order,
 )
 from models.common import CLANS, Clan, Frozen, LocationId, Phase, Step, location_name
 from models.state import GameState
-
-ANYTIME = ["apply_effect", "use_relic"]
 
 
 class Legal(Frozen):
@@ -76,9 +88,63 @@ class Legal(Frozen):
     peekable: list[str] = []
     """Face-down Deployed card uids on the table."""
     max_blood: dict[str, dict[str, int]] = {}
-    """Planning: most Blood playable per Location, face 'up' and 'down', after Passive losses."""
+    """Planning: most Blood playable per Location, face 'up' and 'down', after Passive losses;
+    with a partner's Challenge also 'up_with_partner' and 'down_with_partner' (it reaches the
+    play too)."""
+    partner_challenge: int | None = None
+    """Planning, tag team: the current player's partner whose face-up Challenge (BR03) may
+    reach this play if they choose (`play_card.include_teammate`, §13)."""
     hand_cards: int = 0
     """Hand Building: cards each player adds."""
+    relic_users: list[int] = []
+    """Players who may use their Relic now, in turn order (§13, §15): the restoring Relic in its
+    owner's Planning turn with a drained card; the Blood Relic as Resolution begins; a Relic the
+    companion does not know at any time from Feed to Resolution (its effect by hand)."""
+    relic_cards: dict[int, list[str]] = {}
+    """Drained Alliance cards the restoring Relic may make active, by its owner."""
+    taken_cards: dict[int, list[str]] = {}
+    """Planning and Resolution: per player, the clan cards (catalogue id, else name) they have
+    face up on the table; a play, a reveal or a withdraw identity may not name them (§1, §2)."""
+    taken_allies: list[str] = []
+    """Allies (catalogue id, else name) in an Alliance or at a Location: Location Setup may not
+    lay them (§1)."""
+
+
+def relic_users(state: GameState) -> tuple[list[int], dict[int, list[str]]]:
+    """Who may use their Relic now, and which drained cards the restoring Relic may restore
+    (§13, §15)."""
+    s = state
+    users: list[int] = []
+    cards: dict[int, list[str]] = {}
+    if s.phase in ("setup", "game_over"):
+        return users, cards
+    for seat in turn_order(s):
+        p = s.players[seat]
+        if p.relic is None or p.relic_used:
+            continue
+        if p.relic.ability == "restore_drained":
+            drained = [c.uid for c in p.alliance if c.drained]
+            if drained and s.phase == "planning" and current_player(s) == seat:
+                users.append(seat)
+                cards[seat] = drained
+        elif p.relic.ability == "blood_each_location":
+            if blood_relic_window(s):
+                users.append(seat)
+        else:
+            users.append(seat)
+    return users, cards
+
+
+def _anytime(s: GameState) -> dict:
+    """Commands accepted at any point from Feed to Resolution, and who may use a Relic."""
+    users, cards = relic_users(s)
+    return {"commands": ["apply_effect", *(["use_relic"] if users else [])],
+            "relic_users": users, "relic_cards": cards}
+
+
+def _with(cmds: list[str], s: GameState) -> dict:
+    extra = _anytime(s)
+    return {**extra, "commands": [*cmds, *extra["commands"]]}
 
 
 def legal(state: GameState) -> Legal:
@@ -86,21 +152,21 @@ def legal(state: GameState) -> Legal:
     s = state
     base = dict(phase=s.phase, round=s.round)
     if s.phase == "game_over":
-        winner = s.scoreboard.winner if s.scoreboard else "?"
+        winner = s.scoreboard.headline() if s.scoreboard else "?"
         return Legal(**base, prompt=f"The game is over: {winner} wins.", commands=[])
     if s.phase == "setup":
         return _setup(s, base)
     if s.phase == "feed":
         return Legal(**base, prompt=f"Round {s.round}: Feed. Everyone gains Blood from their "
                                     "active Alliance cards.",
-                     commands=["feed", *ANYTIME], feed=feed_amounts(s))
+                     feed=feed_amounts(s), **_with(["feed"], s))
     if s.phase == "location_setup":
         return Legal(**base, prompt="Location Setup: enter the Ally drawn for each Location.",
-                     commands=["place_allies", *ANYTIME])
+                     taken_allies=taken_allies(s), **_with(["place_allies"], s))
     if s.phase == "hand_building":
         n = hand_building_cards(s)
         return Legal(**base, prompt=f"Hand Building: everyone draws {n + 1}, keeps {n}.",
-                     commands=["finish_hand_building", *ANYTIME], hand_cards=n)
+                     hand_cards=n, **_with(["finish_hand_building"], s))
     if s.phase == "planning":
         return _planning(s, base)
     return _resolution(s, base)
@@ -145,19 +211,26 @@ def _planning(s: GameState, base: dict) -> Legal:
     drainable = [c.uid for c in p.alliance if not c.drained]
     if drainable:
         cmds.append("drain")
+    partner = partner_challenge(s, seat)
+
+    def most(lost: int) -> dict[str, int]:
+        return {"up": max(0, min(MAX_BLOOD_PER_PLAY, room - lost)),
+                "down": max(0, min(MAX_BLOOD_PER_PLAY, room - lost - 1))}
+
     max_blood = {}
     for loc in s.locations:
-        left = room - len(play_triggers(s, seat, loc.id))
-        max_blood[loc.id] = {"up": max(0, min(MAX_BLOOD_PER_PLAY, left)),
-                             "down": max(0, min(MAX_BLOOD_PER_PLAY, left - 1))}
+        max_blood[loc.id] = most(len(play_triggers(s, seat, loc.id)))
+        if partner is not None:
+            both = most(len(play_triggers(s, seat, loc.id, include_teammate=True)))
+            max_blood[loc.id] |= {f"{k}_with_partner": v for k, v in both.items()}
     return Legal(
         **base, prompt=f"Planning, round {s.round}: {p.name}'s turn {turn} of {n}.",
-        commands=[*cmds, *ANYTIME], actor=seat, turn=turn, turns=n,
-        locations=[loc.id for loc in s.locations],
+        actor=seat, turn=turn, turns=n, locations=[loc.id for loc in s.locations],
         max_blood_face_up=max(0, min(MAX_BLOOD_PER_PLAY, room)),
         max_blood_face_down=max(0, min(MAX_BLOOD_PER_PLAY, room - 1)),
         can_play_face_down=room >= 1, max_diablerie=p.diablerie_up, drainable=drainable,
-        max_blood=max_blood, **_peek(s))
+        max_blood=max_blood, partner_challenge=partner, taken_cards=taken_cards(s),
+        **_with(cmds, s), **_peek(s))
 
 
 def _resolution(s: GameState, base: dict) -> Legal:
@@ -191,9 +264,9 @@ def _resolution(s: GameState, base: dict) -> Legal:
         cmds = ["resolve_effect"]
         prompt = f"{where}: {s.players[nxt[0].owner].name} resolves {nxt[0].label}."
     return Legal(**base, step=s.step, location=loc.id, prompt=prompt,
-                 commands=[*cmds, *ANYTIME], present=here, face_down=face_down, due=due,
+                 present=here, face_down=face_down, due=due,
                  next_due=[d.uid for d in nxt], awaiting=s.awaiting, take_back=take_back,
-                 **_peek(s))
+                 taken_cards=taken_cards(s), **_with(cmds, s), **_peek(s))
 
 
 def _peek(s: GameState) -> dict:

@@ -119,7 +119,8 @@ def frenzy(ctx: Ctx, player: int, by: int | None, where: LocationId | None = Non
     p = s.players[player]
     while p.blood == 0 and not p.eliminated:
         active = [c.uid for c in p.alliance if not c.drained]
-        direct = [c.uid for c in active_abilities(s, player) if c.card.ability == "AL30"]
+        direct = [c.uid for c in active_abilities(s, player)
+                  if c.card.ability == "drained_in_frenzy"]
         if direct:
             drain(ctx, player, direct[0], frenzy=True)
         elif active:

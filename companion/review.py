@@ -456,7 +456,7 @@ class _Narrator:
         if not e.frenzy:
             self.new("drain", f"{name} drains {card.card.name}", e.player)
             return
-        if card.card.ability == "AL30":
+        if card.card.ability == "drained_in_frenzy":
             part = f"{name}'s {card.card.name} is drained directly (its own ability)"
         elif e.random:
             part = f"a random draw drains {name}'s {card.card.name}"

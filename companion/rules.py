@@ -124,7 +124,11 @@ def wins_ties(state: GameState, seat: int) -> bool:
 
 
 def conflict_result(state: GameState, loc: LocationState) -> ConflictResult:
-    """Totals and ranking at a Location; ties go to turn order (§8.4) or a win-ties Ally."""
+    """Totals and ranking at a Location; ties go to turn order (§8.4) or a win-ties Ally.
+
+    'Exactly one player has cards' is judged on who had cards when the Withdraw step ended
+    (§8.4): if two had and one left since (e.g. Vanish), the conflict is ranked normally.
+    """
     players = present_players(state, loc)
     totals = {p: power(state, loc, p).total for p in players}
     order = turn_order(state)
@@ -133,6 +137,48 @@ def conflict_result(state: GameState, loc: LocationState) -> ConflictResult:
     with_cards = [p for p in players if loc.positions[p].cards]
     if not with_cards:
         return ConflictResult(totals=totals, ranking=[], outcome="no_cards")
-    if len(with_cards) == 1:
-        return ConflictResult(totals=totals, ranking=with_cards, outcome="uncontested")
+    judged = with_cards if loc.card_players is None else loc.card_players
+    if len(judged) <= 1:
+        return ConflictResult(totals=totals, ranking=with_cards[:1], outcome="uncontested")
     return ConflictResult(totals=totals, ranking=ranking, outcome="contested")
+
+
+def conflict_tie_notes(state: GameState, result: ConflictResult) -> list[str]:
+    """Each tie in a Conflict ranking: who won it and why (§1 turn order, §15 win-ties Ally),
+    judged on the state in which the ranking was made."""
+    names = [p.name for p in state.players]
+    notes = []
+    for upper, lower in zip(result.ranking, result.ranking[1:], strict=False):
+        if result.totals[upper] != result.totals[lower]:
+            continue
+        won, lost = names[upper], names[lower]
+        why = (f"{won} holds the Ally that wins all ties"
+               if wins_ties(state, upper) and not wins_ties(state, lower)
+               else f"{won} is earlier in turn order")
+        notes.append(f"{won} wins the tie with {lost} on {result.totals[upper]} Power: {why}")
+    return notes
+
+
+def taken_cards(state: GameState) -> dict[int, list[str]]:
+    """Per player, the keys of their clan cards face up on the table (wherever they lie): a
+    play, a reveal or a withdraw identity may not name them again (§1, §2: one copy each)."""
+    taken: dict[int, list[str]] = {}
+    for loc in state.locations:
+        for pos in loc.positions:
+            for c in pos.cards:
+                key = c.card.key() if c.face_up and c.card else None
+                if key is not None:
+                    taken.setdefault(c.owner, []).append(key)
+    return taken
+
+
+def taken_allies(state: GameState) -> list[str]:
+    """Keys of the Allies in an Alliance or at a Location: each Ally exists once (§1)."""
+    cards = [c.card for p in state.players for c in p.alliance] + [
+        loc.ally for loc in state.locations if loc.ally is not None]
+    return [k for k in (c.key() for c in cards) if k is not None]
+
+
+def same_card(key: str | None, keys: list[str]) -> bool:
+    """Whether a card key is among `keys` (case-insensitive); an unknown key never is."""
+    return key is not None and key.casefold() in {k.casefold() for k in keys}

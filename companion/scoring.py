@@ -3,6 +3,9 @@
 from companion.rules import full_turn_order, wins_ties
 from models.state import GameState, InfluenceBreakdown, Scoreboard, ScoreRow, TeamRow
 
+Key = tuple[int, bool, int, int]
+"""How rows sort: (−Influence, no win-ties Ally, −Blood, place in turn order)."""
+
 
 def influence(state: GameState, seat: int) -> InfluenceBreakdown:
     """A player's final Influence and its parts (§12)."""
@@ -15,73 +18,88 @@ def influence(state: GameState, seat: int) -> InfluenceBreakdown:
                               relic=relic, diablerie=-p.diablerie, total=total)
 
 
-def _tiebreak(a: tuple, b: tuple) -> str | None:
-    """How the row with key `a` beat the next row `b` (keys: -influence, [no win-ties Ally],
-    -blood, turn)."""
+def tie_notes(upper: str, lower: str, a: Key, b: Key, holder: str | None = None
+              ) -> tuple[str, str] | None:
+    """The notes of the row that won a tie and of the one that lost it, said plainly: who won
+    and why (§12; `holder`: who holds the win-ties Ally, §15); None if they did not tie."""
     if a[0] != b[0]:
         return None
-    if len(a) == 4:
-        if a[1] != b[1]:
-            return f"tied on {-a[0]} Influence; holds the Ally that wins all ties"
-        a, b = (a[0], *a[2:]), (b[0], *b[2:])
+    on = f"on {-a[0]} Influence"
     if a[1] != b[1]:
-        return f"tied on {-a[0]} Influence; more Blood ({-a[1]} to {-b[1]})"
-    return f"tied on {-a[0]} Influence and {-a[1]} Blood; earlier in turn order"
+        why = f"{holder or upper} holds the Ally that wins all ties"
+    elif a[2] != b[2]:
+        why = f"{upper} has more Blood ({-a[2]} to {-b[2]})"
+    else:
+        on += f" and {-a[2]} Blood"
+        why = f"{upper} is earlier in turn order"
+    return f"won the tie with {lower} {on}: {why}", f"lost the tie with {upper} {on}: {why}"
 
 
 def scoreboard(state: GameState) -> Scoreboard:
-    """Final standings: most Influence, then most Blood, then turn order; eliminated last (§12)."""
+    """Final standings: most Influence, then most Blood, then turn order; eliminated last (§12).
+
+    The Ally that wins all ties wins a tie on Influence, before Blood (companion Ruling).
+    """
     order = full_turn_order(state)
     breakdowns = {seat: influence(state, seat) for seat in range(len(state.players))}
 
-    def key(seat: int) -> tuple[int, int, int, int, int]:
+    def key(seat: int) -> Key:
         p = state.players[seat]
-        return (p.eliminated, -breakdowns[seat].total, not wins_ties(state, seat), -p.blood,
+        return (-breakdowns[seat].total, not wins_ties(state, seat), -p.blood,
                 order.index(seat))
 
-    seats = sorted(range(len(state.players)), key=key)
+    seats = sorted(range(len(state.players)),
+                   key=lambda s: (state.players[s].eliminated, *key(s)))
     notes: dict[int, str] = {}
+    name = [p.name for p in state.players]
     for upper, lower in zip(seats, seats[1:], strict=False):
         if state.players[upper].eliminated != state.players[lower].eliminated:
             continue
-        note = _tiebreak(key(upper)[1:], key(lower)[1:])
-        if note:
-            notes.setdefault(upper, f"ahead of {state.players[lower].name}: {note}")
-            notes.setdefault(lower, f"behind {state.players[upper].name}: {note}")
+        pair = tie_notes(name[upper], name[lower], key(upper), key(lower))
+        if pair:
+            notes.setdefault(upper, pair[0])
+            notes.setdefault(lower, pair[1])
     rows = [
-        ScoreRow(rank=i + 1, player=seat, name=state.players[seat].name,
-                 clan=state.players[seat].clan, influence=breakdowns[seat],
-                 blood=state.players[seat].blood, turn_position=order.index(seat) + 1,
+        ScoreRow(rank=i + 1, player=seat, name=name[seat], clan=state.players[seat].clan,
+                 influence=breakdowns[seat], blood=state.players[seat].blood,
+                 turn_position=order.index(seat) + 1,
                  eliminated=state.players[seat].eliminated, tiebreak=notes.get(seat))
         for i, seat in enumerate(seats)
     ]
     teams = _team_rows(state, breakdowns, order) if state.variants.tag_team else None
-    winner = teams[0].team if teams else rows[0].name
-    return Scoreboard(rows=rows, teams=teams, winner=winner)
+    return Scoreboard(rows=rows, teams=teams, winner=rows[0].name,
+                      winning_team=teams[0].team if teams else None)
 
 
 def _team_rows(state: GameState, breakdowns: dict[int, InfluenceBreakdown],
                order: list[int]) -> list[TeamRow]:
-    """Teams by total Influence, then total Blood, then earliest member in turn order (§12)."""
+    """Teams by total Influence, then the win-ties Ally (§15), then total Blood, then the
+    earliest member in turn order (§12, §13)."""
     members: dict[str, list[int]] = {}
     for seat, p in enumerate(state.players):
         members.setdefault(p.team or p.name, []).append(seat)
 
-    def key(team: str) -> tuple[int, int, int]:
+    def key(team: str) -> Key:
         seats = members[team]
         return (-sum(breakdowns[s].total for s in seats),
+                not any(wins_ties(state, s) for s in seats),
                 -sum(state.players[s].blood for s in seats),
                 min(order.index(s) for s in seats))
+
+    def holder(team: str) -> str | None:
+        return next((state.players[s].name for s in members[team] if wins_ties(state, s)),
+                    None)
 
     names = sorted(members, key=key)
     notes: dict[str, str] = {}
     for upper, lower in zip(names, names[1:], strict=False):
-        note = _tiebreak(key(upper), key(lower))
-        if note:
-            notes.setdefault(upper, f"ahead of team {lower}: {note}")
-            notes.setdefault(lower, f"behind team {upper}: {note}")
+        pair = tie_notes(f"team {upper}", f"team {lower}", key(upper), key(lower),
+                         holder(upper))
+        if pair:
+            notes.setdefault(upper, pair[0])
+            notes.setdefault(lower, pair[1])
     return [
         TeamRow(rank=i + 1, team=t, players=members[t], influence=-key(t)[0],
-                blood=-key(t)[1], tiebreak=notes.get(t))
+                blood=-key(t)[2], tiebreak=notes.get(t))
         for i, t in enumerate(names)
     ]

@@ -9,7 +9,15 @@ action, on `retry_save()`, and on `close()` (issue 10).
 import threading
 from typing import Any, Protocol
 
-from companion.catalogue import SECTIONS, CatalogueError, merge, parse, shipped
+from companion.catalogue import (
+    CATALOGUE_VERSION,
+    SECTIONS,
+    CatalogueError,
+    merge,
+    parse,
+    shipped,
+    upgrade,
+)
 from companion.game import Action, Game
 from companion.scoring import influence
 from companion.storage import describe_os_error
@@ -55,7 +63,7 @@ def summary(game: Game) -> dict[str, Any]:
         "round": s.round,
         "phase": s.phase,
         "finished": s.phase == "game_over",
-        "winner": board.winner if board else None,
+        "winner": (board.winning_team or board.winner) if board else None,
         "scores": {r.name: r.influence.total for r in board.rows} if board else None,
         "player_count": len(s.players),
         "standings": [
@@ -290,7 +298,7 @@ class Service:
         except CatalogueError as err:
             raise CatalogueError(f"the saved catalogue is invalid ({err}); move "
                                  f"catalogue.json out of the data folder to start afresh") from None
-        combined: dict[str, Any] = {"version": 1}
+        combined: dict[str, Any] = {"version": CATALOGUE_VERSION}
         for section in SECTIONS:
             entries = {e.id: e.model_dump(mode="json", exclude_unset=True)
                        for e in getattr(user, section)}
@@ -323,8 +331,9 @@ class Service:
 
     def export_catalogue(self) -> dict[str, Any]:
         """The user's catalogue as a shareable JSON document."""
-        return {"version": 1, **{k: v for k, v in (self.store.load_catalogue() or {}).items()
-                                 if k in SECTIONS}}
+        user = upgrade(self.store.load_catalogue() or {})
+        return {"version": CATALOGUE_VERSION, **{k: v for k, v in user.items()
+                                                 if k in SECTIONS}}
 
 
 def validate_game_document(doc: dict[str, Any]) -> dict[str, Any]:

@@ -36,6 +36,11 @@ class ClanCard(Frozen):
         name = self.name or (self.id or "card")
         return f"{name} ({self.power})"
 
+    def key(self) -> str | None:
+        """What tells this card from its owner's others: catalogue id, else name; None when
+        neither is known (§1, §2: each player owns one copy of each of their clan cards)."""
+        return self.id or (self.name.strip() if self.name else None)
+
 
 class AllyCard(Frozen):
     """An Ally or Victim card's printed values (§1)."""
@@ -56,6 +61,11 @@ class AllyCard(Frozen):
     """Catalogue id, e.g. AL14."""
     ability: AllyAbility | None = None
     """Automated ability key from the catalogue (§15), e.g. win_ties."""
+
+    def key(self) -> str | None:
+        """What tells this Ally from the others: catalogue id, else name; None for a Victim, as
+        all Victims are alike (§1: each Ally exists once)."""
+        return None if self.kind == "victim" else (self.id or self.name.strip())
 
 
 VICTIM = AllyCard(name="Victim", kind="victim", influence=1, feed=1, drain_blood=3,

@@ -19,6 +19,10 @@ ID_PATTERN = r"^[A-Za-z0-9_-]{1,24}$"
 MAX_ENTRIES = 500
 """Most cards per catalogue section (the game has 63 clan cards; issue 10 caps the rest)."""
 
+CATALOGUE_VERSION = 2
+"""Catalogue format version (2: issue 9, corrected §15 facts; companion.catalogue.upgrade reads
+version 1)."""
+
 
 class ClanCardEntry(Frozen):
     """A clan card slot: 2 Starting cards and 7 Clan cards per clan."""
@@ -63,6 +67,9 @@ class AllyEntry(Frozen):
     """Catalogue id: the printed code (AL14) or a key for a card whose code is unknown."""
     name: str | None = Field(default=None, max_length=60)
     """Card name, if known."""
+    partial_name: str | None = Field(default=None, max_length=60)
+    """What the sources show of a name that is cut ('…rah McAleer, Corporate Banker'): the user
+    completes it from the card (§15)."""
     kind: Literal["human", "vampire"] | None = None
     """Human or Vampire, if known."""
     influence: int | None = Field(default=None, ge=0, le=10)
@@ -149,8 +156,8 @@ class LocationCardEntry(Frozen):
 class Catalogue(Frozen):
     """Every card the companion knows of."""
 
-    version: int = 1
-    """Catalogue format version."""
+    version: int = Field(default=CATALOGUE_VERSION, ge=1, le=CATALOGUE_VERSION)
+    """Catalogue format version (a newer one is refused)."""
     clan_cards: list[ClanCardEntry] = Field(default=[], max_length=MAX_ENTRIES)
     """Clan cards, 9 per clan."""
     allies: list[AllyEntry] = Field(default=[], max_length=MAX_ENTRIES)

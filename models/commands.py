@@ -99,6 +99,9 @@ class PlayCard(Command):
     blood: int = Field(default=0, ge=0)
     diablerie: int = Field(default=0, ge=0)
     """Face-up Diablerie tokens to flip, each adding 1 Bank Blood here."""
+    include_teammate: bool = False
+    """Tag team: the player's partner holds a face-up Challenge (BR03) at another Location and
+    chooses that it reaches this play too (§13); the play then Loses 1 Blood for it."""
 
 
 class PassTurn(Command):
@@ -115,7 +118,8 @@ class ChooseWithdraw(Command):
     withdraw: list[PlayerRef] = []
     """Players who withdraw; every other player present stays."""
     reveal: dict[str, ClanCard] = {}
-    """Identities of the withdrawing players' face-down cards here, by card uid."""
+    """Identities of the withdrawing players' face-down cards here, by card uid or place
+    ('player/location/n': the n-th card, from 1, on that player's Position there)."""
 
 
 class Reveal(Command):
@@ -123,6 +127,7 @@ class Reveal(Command):
 
     type: Literal["reveal"] = "reveal"
     cards: dict[str, ClanCard]
+    """Identity of each face-down card here, by card uid or place ('player/location/n')."""
 
 
 EffectAction = Literal[
@@ -145,7 +150,8 @@ class ApplyEffect(Command):
     amount: int = Field(default=0, ge=-30, le=30)
     """Blood/Influence amount, or the Power change."""
     card: str | None = None
-    """Deployed card uid (power effects) or Alliance card uid (restore_card)."""
+    """Deployed card (power effects): uid or place 'player/location/n'; Alliance card uid
+    (restore_card, drain_card)."""
     reason: str = Field(default="", max_length=120)
     """Short reason shown in the log, e.g. the card's name."""
     each_rival: bool = False
@@ -168,7 +174,7 @@ class ResolveEffect(Command):
 
     type: Literal["resolve_effect"] = "resolve_effect"
     card: str
-    """Deployed card uid whose effect is due."""
+    """Deployed card whose effect is due: uid or place 'player/location/n'."""
     accept: bool = True
     """False declines an optional ('may') effect."""
     include_teammate: bool = False
@@ -189,7 +195,8 @@ class Peek(Command):
     type: Literal["peek"] = "peek"
     player: PlayerRef
     cards: list[str] = Field(min_length=1)
-    """Face-down card uids looked at (their identity is not recorded)."""
+    """Face-down cards looked at, by uid or place 'player/location/n' (their identity is not
+    recorded)."""
 
 
 class NextStep(Command):

@@ -5,8 +5,9 @@ from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
-SCHEMA_VERSION = 1
-"""Version of the event and state schema written by this release."""
+SCHEMA_VERSION = 2
+"""Version of the event and state schema written by this release (2: issue 9, corrected card
+facts of §15; older documents are migrated by companion.storage.transfer)."""
 
 Clan = Literal["Brujah", "Gangrel", "Malkavian", "Nosferatu", "Toreador", "Tremere", "Ventrue"]
 CLANS: tuple[Clan, ...] = (
@@ -35,10 +36,11 @@ ClanEffect = Literal["BR01", "BR03", "BR04", "BR07", "GA02", "NO07", "TR05"]
 """Clan card effects the engine automates (§15)."""
 
 AllyAbility = Literal[
-    "AL14", "AL30", "win_ties", "frenzy_bonus", "acquire_gain_5", "acquire_gain_3",
+    "AL14", "drained_in_frenzy", "win_ties", "frenzy_bonus", "acquire_gain_5", "acquire_gain_3",
     "acquire_gain_per_card", "peek_face_down",
 ]
-"""Ally abilities the engine automates or grants (§15)."""
+"""Ally abilities the engine automates or grants (§15). AL14 is a printed code; the other Allies'
+codes are not in the sources, so their keys say what the ability does."""
 
 RelicAbility = Literal["restore_drained", "blood_each_location"]
 """Relic abilities the engine automates (§15)."""

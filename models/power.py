@@ -22,6 +22,26 @@ class CardPower(Frozen):
     power: int
     """Resulting Power (never below 0)."""
 
+    def explain(self) -> str:
+        """'Label 6, −2 (source) → 4, printed Power halved (source) → 1': the modifiers in the
+        order they were applied; halving acts on the printed Power (§15 GA02)."""
+        if not self.face_up:
+            return "face-down card 0"
+        printed = self.printed or 0
+        steps, halved, added = [], False, 0
+        for m in self.modifiers:
+            if m.kind == "halve_printed":
+                halved, what = True, "printed Power halved"
+            else:
+                added += m.amount
+                what = f"{m.amount:+d}".replace("-", "−")
+            steps.append(f"{what} ({m.source}) → {(printed // 2 if halved else printed) + added}")
+        if not steps:
+            return f"{self.label} {self.power}"
+        floor = "" if self.power == (printed // 2 if halved else printed) + added else (
+            f", never below 0 → {self.power}")
+        return f"{self.label} {printed}, " + ", ".join(steps) + floor
+
 
 class PowerBreakdown(Frozen):
     """A player's total Power at a Location: cards plus Deployed Blood."""
@@ -36,18 +56,10 @@ class PowerBreakdown(Frozen):
     """Sum of card Power and Deployed Blood."""
 
     def explain(self) -> str:
-        """One-line explanation, e.g. 'Bloody Fury 6 -2 (...) = 4 + 3 Blood = total 7'."""
-        parts = []
-        for c in self.cards:
-            if not c.face_up:
-                parts.append("face-down card 0")
-                continue
-            mods = "".join(
-                f" {'halved' if m.kind == 'halve_printed' else f'{m.amount:+d}'} ({m.source})"
-                for m in c.modifiers
-            )
-            parts.append(f"{c.label} {c.printed}{mods} = {c.power}" if mods
-                         else f"{c.label} {c.power}")
+        """One line, each card's modifiers in the order they were applied with the value after
+        each, e.g. 'Bloody Fury 6, printed Power halved (Wolf Companion (GA02)) → 3,
+        −2 (Bloody Fury (BR01)) → 1 + 2 Blood = total 3'."""
+        parts = [c.explain() for c in self.cards]
         if self.blood:
             parts.append(f"{self.blood} Blood")
         return " + ".join(parts or ["nothing"]) + f" = total {self.total}"

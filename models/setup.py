@@ -2,7 +2,7 @@
 
 from pydantic import Field, model_validator
 
-from models.cards import AllyCard, ClanCard, LocationCard, RelicCard
+from models.cards import VICTIM, AllyCard, ClanCard, LocationCard, RelicCard
 from models.common import PLANNING_TURNS, Clan, Frozen, LocationId, Phase
 
 
@@ -151,7 +151,9 @@ class PositionPlayer(Frozen):
     relic_used: bool = False
     """Whether the Relic was used."""
     hand_size: int | None = Field(default=None, ge=0, le=20)
-    """Cards in hand; computed from the round and phase when omitted."""
+    """Cards in hand; omitted: 2 (Hunt and Ready) + the cards of every Hand Building so far
+    (§6: 1 a round; 3-player mode 2 in round 1) − the Planning turns taken this round (all of
+    the round's turns at Resolution), as if every turn played a card."""
     eliminated: bool = False
     """Out of the game after a third Diablerie (§11)."""
 
@@ -172,7 +174,12 @@ class Position(Frozen):
     ambition: str
     """Name of the Ambition token holder (first player)."""
     turns_taken: int = Field(default=0, ge=0, le=5)
-    """Planning: turns every player has already taken this round."""
+    """Planning: turns every player has already taken this round (players before
+    `planning_player` in turn order have taken one more)."""
+    planning_player: str | None = None
+    """Planning: whose turn it is, when the position is entered in the middle of a lap of
+    turns; players before them in turn order (from the Ambition holder) have taken
+    `turns_taken` + 1 turns (§7). Omitted: the first player in turn order."""
     resolution_location: LocationId | None = None
     """Resolution: the Location about to be resolved (earlier ones are done)."""
     locations: list[PositionLocation] = []
@@ -188,15 +195,28 @@ HAND_BUILDING = {False: {1: 1, 2: 1, 3: 1}, True: {1: 2, 2: 1, 3: 1}}
 """Cards added to the hand at Hand Building, normal and 3-player mode (§6, §13)."""
 
 
-def default_hand_size(pos: "Position") -> int:
-    """Cards in hand at the start of the position's phase when nobody played extra (§6, §7)."""
+def default_hand_size(pos: "Position", turns: int = 0) -> int:
+    """Cards in hand at the start of the position's phase when nobody played extra, for a
+    player who took `turns` Planning turns this round (§6, §7)."""
     three = len(pos.players) == 3
     added = sum(HAND_BUILDING[three][r] for r in range(1, pos.round))
     hand = 2 + added
     if pos.phase in ("planning", "resolution"):
         hand += HAND_BUILDING[three][pos.round]
-        hand -= pos.turns_taken if pos.phase == "planning" else PLANNING_TURNS[three][pos.round]
+        hand -= turns if pos.phase == "planning" else PLANNING_TURNS[three][pos.round]
     return hand
+
+
+def turns_taken(pos: "Position") -> dict[str, int]:
+    """Planning turns each player has taken this round: one more for those before the
+    `planning_player` in turn order from the Ambition holder (§1, §7)."""
+    names = [p.name for p in pos.players]
+    if pos.planning_player is None:
+        return {n: pos.turns_taken for n in names}
+    start = names.index(pos.ambition)
+    order = [names[(start + i) % len(names)] for i in range(len(names))]
+    before = set(order[:order.index(pos.planning_player)])
+    return {n: pos.turns_taken + (n in before) for n in names}
 
 
 def check_position(pos: "Position") -> None:
@@ -234,6 +254,13 @@ def check_position(pos: "Position") -> None:
                              "variant is in play")
     if pos.turns_taken and pos.phase != "planning":
         raise ValueError("§7: turns taken only apply to the Planning phase")
+    if pos.planning_player is not None:
+        if pos.phase != "planning":
+            raise ValueError("§7: whose Planning turn it is is given only during Planning")
+        who = next((p for p in pos.players if p.name == pos.planning_player), None)
+        if who is None or who.eliminated:
+            raise ValueError(f"§7: {pos.planning_player!r} is not a player still in the game, "
+                             "so it cannot be their Planning turn")
     if pos.phase == "planning" and pos.turns_taken >= PLANNING_TURNS[three][pos.round]:
         raise ValueError(f"§7: round {pos.round} has {PLANNING_TURNS[three][pos.round]} "
                          "Planning turns each; enter the position at Resolution instead")
@@ -274,3 +301,37 @@ def check_position(pos: "Position") -> None:
                                      "need their identity and face-down ones must not have one")
                 if c.owner is not None and c.owner not in names:
                     raise ValueError(f"§7: card owner {c.owner!r} is not a player")
+
+
+def check_cards(pos: "Position") -> None:
+    """Each player owns one copy of each of their clan cards; each Ally exists once; every
+    Victim has the same values (§1, §2). Checked when a game starts from the position, not
+    when a stored game is read back (games stored before this check must still open).
+
+    Raises:
+        ValueError: a card appears twice, or a Victim has other values.
+    """
+    seen: dict[str, set[str]] = {}
+    for loc in pos.locations:
+        for d in loc.deployed:
+            for c in d.cards:
+                key = c.card.key() if c.card else None
+                owner = c.owner or d.player
+                if key is not None:
+                    if key.casefold() in seen.setdefault(owner, set()):
+                        raise ValueError(f"§2: {owner} has {c.card.label()} face up twice; "
+                                         "each player owns one copy of each of their cards")
+                    seen[owner].add(key.casefold())
+    allies = [c.card for p in pos.players for c in p.alliance] + [
+        loc.ally for loc in pos.locations if loc.ally is not None]
+    keys: set[str] = set()
+    for ally in allies:
+        if ally.kind == "victim" and ally.model_dump(exclude={"name", "id"}) != VICTIM.model_dump(
+                exclude={"name", "id"}):
+            raise ValueError(f"§1: every Victim is Influence 1, Feed 1, Drain 3 and drained "
+                             f"Influence 0; {ally.name} is not")
+        key = ally.key()
+        if key is not None:
+            if key.casefold() in keys:
+                raise ValueError(f"§1: the Ally {ally.name} appears twice; each Ally exists once")
+            keys.add(key.casefold())

@@ -70,8 +70,13 @@ class LocationState(Model):
     """One Position per seat."""
     withdrawn: list[int] = []
     """Players who withdrew from here this round."""
+    card_players: list[int] | None = None
+    """Players who had clan cards here when the Withdraw step ended: 'only one player has
+    cards' is judged on them (§8.4); None until then."""
     result: ConflictResult | None = None
     """Conflict outcome, once determined."""
+    tie_notes: list[str] = []
+    """How ties in the Conflict ranking were broken, said plainly (§1, §8.4, §15)."""
 
 
 class PlayerState(Model):
@@ -236,10 +241,16 @@ class Scoreboard(Frozen):
     teams: list[TeamRow] | None = None
     """Teams, best first (tag team)."""
     winner: str
-    """Winning player's or team's name."""
+    """Best player's name (first row)."""
+    winning_team: str | None = None
+    """Tag team: the winning team's name (§12); None otherwise."""
 
     def __repr__(self) -> str:
-        return f"Scoreboard(winner={self.winner!r})"
+        return f"Scoreboard(winner={self.winner!r}, winning_team={self.winning_team!r})"
+
+    def headline(self) -> str:
+        """Who wins the game: the team in tag team, else the best player."""
+        return f"Team {self.winning_team}" if self.winning_team else self.winner
 
 
 GameState.model_rebuild()

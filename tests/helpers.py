@@ -31,7 +31,7 @@ def card(power: int, kind: str | None = "conflict") -> dict[str, Any]:
     return {"power": power, "kind": kind}
 
 
-def ally(name: str = "Ghoul", kind: str = "human", influence: int = 2, feed: int = 1,
+def ally(name: str = "Retainer", kind: str = "human", influence: int = 2, feed: int = 1,
          drain_blood: int = 2, drained_influence: int = 1) -> dict[str, Any]:
     """An Ally card without an automated ability."""
     return {"name": name, "kind": kind, "influence": influence, "feed": feed,
@@ -67,8 +67,10 @@ def deployed(player: str, *cards: dict[str, Any] | None, blood: int = 0) -> dict
 
 def where(loc: str, *deployed_: dict[str, Any], ally_: dict[str, Any] | None = None,
           **extra: Any) -> dict[str, Any]:
-    """A Location of a position with its Ally (a default one) and what is Deployed."""
-    return {"id": loc, "ally": ally() if ally_ is None else ally_, "deployed": list(deployed_),
+    """A Location of a position with its Ally (by default 'Ghoul 1', 'Ghoul 2', 'Ghoul haven'…:
+    each Ally exists once, §1) and what is Deployed."""
+    default = ally(f"Ghoul {loc}")
+    return {"id": loc, "ally": default if ally_ is None else ally_, "deployed": list(deployed_),
             **extra}
 
 

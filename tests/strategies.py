@@ -17,10 +17,9 @@ from typing import Any, Protocol, TypeVar
 
 from hypothesis import strategies as st
 
-from companion.engine import blood_relic_window
 from companion.game import Game
 from companion.legal import Legal, legal
-from companion.rules import current_player, present_players
+from companion.rules import present_players
 from models.common import CLANS
 from models.setup import GameSetup, PlayerSetup, Variants
 from models.state import GameState
@@ -31,13 +30,13 @@ Cmd = dict[str, Any]
 NAMES = ("Ann", "Bo", "Cy", "Di", "Ed", "Flo")
 TEAMS = ("Red", "Blue", "Gold")
 CARD_KINDS = (None, "preparation", "conflict", "aftermath", "passive")
-KNOWN_CARDS = (("BR01", "Bloody Fury", 6, "conflict"), ("BR03", "Bring it on!", 4, "passive"),
+KNOWN_CARDS = (("BR01", "Bloody Fury", 6, "conflict"), ("BR03", "Challenge", 4, "passive"),
                ("BR04", "Fist of Caine", 4, "aftermath"),
                ("BR07", "Show of Force", 3, "preparation"),
                ("GA02", "Wolf Companion", 2, "conflict"), ("NO07", "Vanish", 4, "preparation"),
                ("TR05", "Cauldron of Blood", 3, "aftermath"))
 """§15 clan cards; with `automate` their effect key is set so the engine applies them."""
-ALLY_ABILITIES = (("AL14", "vampire"), ("AL30", "human"), ("win_ties", None),
+ALLY_ABILITIES = (("AL14", "vampire"), ("drained_in_frenzy", None), ("win_ties", None),
                   ("frenzy_bonus", None), ("acquire_gain_5", None), ("acquire_gain_3", None),
                   ("acquire_gain_per_card", None), ("peek_face_down", None))
 LOCATION_CARDS = (("Succubus Club", "succubus_club"), ("The Collar", "the_collar"),
@@ -108,13 +107,18 @@ def alive(state: GameState) -> list[int]:
 # --- random cards ----------------------------------------------------------------------------
 
 
-def clan_card(ch: Chooser, automate: float = 0.0) -> Cmd:
+def clan_card(ch: Chooser, automate: float = 0.0, taken: list[str] | None = None) -> Cmd:
     """A face-up clan card's identity: a known §15 card (automated with probability
-    `automate`) or a plain 'card of power N'."""
+    `automate`) or a plain 'card of power N'. A known card its owner already has on the table
+    (`taken`, §1/§2 one copy each) is replaced by a plain one; a known card is added to
+    `taken`."""
     if ch.chance(0.3):
         cid, name, power, kind = pick(ch, KNOWN_CARDS)
-        card = {"id": cid, "name": name, "power": power, "kind": kind}
-        return {**card, "effect": cid} if ch.chance(automate) else card
+        if taken is None or cid not in taken:
+            if taken is not None:
+                taken.append(cid)
+            card = {"id": cid, "name": name, "power": power, "kind": kind}
+            return {**card, "effect": cid} if ch.chance(automate) else card
     return {"power": ch.integer(0, 8), "kind": pick(ch, CARD_KINDS)}
 
 
@@ -228,20 +232,24 @@ def _planning_command(state: GameState, lg: Legal, ch: Chooser, face_down_rate: 
     if where in lg.max_blood:   # after Blood lost to Passive cards (BR03)
         top = lg.max_blood[where]["up" if face_up else "down"]
     return {"type": "play_card", "player": who, "location": where,
-            "face_up": face_up, "card": clan_card(ch, automate) if face_up else None,
+            "face_up": face_up,
+            "card": clan_card(ch, automate, list(lg.taken_cards.get(lg.actor, [])))
+            if face_up else None,
             "blood": ch.integer(0, top), "diablerie": ch.integer(0, lg.max_diablerie)}
 
 
 def _resolution_command(state: GameState, lg: Legal, ch: Chooser, automate: float) -> Cmd:
+    taken = {p: list(keys) for p, keys in lg.taken_cards.items()}
     if "choose_withdraw" in lg.commands:
         leaving = subset(ch, lg.present, 0.25)
-        reveal = {uid: clan_card(ch, automate) for p in leaving
+        reveal = {uid: clan_card(ch, automate, taken.setdefault(p, [])) for p in leaving
                   for uid in lg.face_down.get(p, [])}
         return {"type": "choose_withdraw", "withdraw": [ref(ch, state, p) for p in leaving],
                 "reveal": reveal}
     if "reveal" in lg.commands:
-        return {"type": "reveal", "cards": {uid: clan_card(ch, automate)
-                                            for uids in lg.face_down.values() for uid in uids}}
+        return {"type": "reveal", "cards": {uid: clan_card(ch, automate, taken.setdefault(p, []))
+                                            for p, uids in lg.face_down.items()
+                                            for uid in uids}}
     # automated card effects and after-Location choices (catalogue cards, §15), if any
     if "resolve_effect" in lg.commands:
         uid = pick(ch, lg.next_due)
@@ -262,7 +270,7 @@ def random_effect(state: GameState, lg: Legal, ch: Chooser) -> Cmd:
     step = state.step
     with_cards = [p for p in seats if loc is not None and loc.positions[p].cards]
     here = present_players(state, loc) if loc is not None else []
-    relics = [p for p in seats if _relic_usable(state, p)]
+    relics = list(lg.relic_users)  # §13/§15: only when the Relic's text allows
     drained = [p for p in seats if any(c.drained for c in state.players[p].alliance)]
     options = ["lose_blood", "lose_blood", "gain_blood", "gain_influence", "lose_influence",
                "spend_blood", "take_diablerie", "drain_card"]
@@ -279,7 +287,7 @@ def random_effect(state: GameState, lg: Legal, ch: Chooser) -> Cmd:
     action = pick(ch, options)
     if action == "use_relic":
         seat = pick(ch, relics)
-        drained_cards = [c.uid for c in state.players[seat].alliance if c.drained]
+        drained_cards = lg.relic_cards.get(seat, [])
         return {"type": "use_relic", "player": ref(ch, state, seat),
                 "card": pick(ch, drained_cards) if drained_cards else None}
     seat = pick(ch, seats)
@@ -325,17 +333,6 @@ def random_effect(state: GameState, lg: Legal, ch: Chooser) -> Cmd:
         cmd["card"] = pick(ch, vampires if vampires and ch.chance(0.8) else cards).uid
     cmd["player"] = ref(ch, state, seat)
     return cmd
-
-
-def _relic_usable(state: GameState, seat: int) -> bool:
-    p = state.players[seat]
-    if p.relic is None or p.relic_used:
-        return False
-    if p.relic.ability == "restore_drained":
-        return current_player(state) == seat and any(c.drained for c in p.alliance)
-    if p.relic.ability == "blood_each_location":
-        return blood_relic_window(state)
-    return True
 
 
 # --- deliberately illegal commands ---------------------------------------------------------------
@@ -431,7 +428,7 @@ def _frenzy_target(s: GameState) -> int | None:
     if s.phase in ("setup", "game_over"):
         return None
     return next((p for p in alive(s) if any(not c.drained for c in s.players[p].alliance)
-                 and not any(c.card.ability == "AL30" and not c.drained   # drained directly
+                 and not any(c.card.ability == "drained_in_frenzy" and not c.drained
                              for c in s.players[p].alliance)), None)
 
 

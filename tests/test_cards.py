@@ -138,7 +138,7 @@ def test_ga02_halves_rival_printed_power_then_br01_and_blood_apply():
     from companion.rules import power
     b = power(g.state, g.state.locations[0], 1)
     assert b.cards[0].power == 1 and b.total == 4
-    assert "halved" in b.explain() and "-2" in b.explain()
+    assert "halved" in b.explain() and "−2" in b.explain()
 
 
 # --- BR04 Fist of Caine (Aftermath) -----------------------------------------------------------
@@ -308,8 +308,9 @@ def test_al14_gives_two_diablerie_and_a_third_eliminates():
 def test_frenzy_drain_ally_is_drained_directly_in_frenzy():
     """§10/§15: no random draw: the Ally with this ability is the card drained."""
     g = start([{"name": "A"},
-               {"name": "B", "blood": 1, "alliance": [{"card": VICTIM.model_dump()},
-                                                      {"card": ally("drained_in_frenzy", drain_blood=3)}]},
+               {"name": "B", "blood": 1,
+                "alliance": [{"card": VICTIM.model_dump()},
+                             {"card": ally("drained_in_frenzy", drain_blood=3)}]},
                {"name": "C"}],
               {"1": {"A": ([card("BR07")], 0), "B": ([plain(2)], 0)}})
     to_step(g, "preparation")
@@ -536,12 +537,13 @@ def test_card_effects_example_applies_every_automated_card(capsys):
     assert {"BR01", "BR03", "BR04", "BR07", "GA02", "NO07", "TR05"} <= effects_played
     reasons = " | ".join(getattr(e, "reason", "") for e in ev)
     for needle in ("(BR03)", "(BR07)", "(BR04)", "(TR05)", "(NO07)", "The Collar",
-                   "ALLY-FRENZY-BONUS", "ALLY-ACQUIRE-5", "ALLY-ACQUIRE-PER-CARD",
-                   "ALLY-ACQUIRE-3", "Restoring relic", "looked at 1 face-down"):
+                   "ALLY-FRENZY-BONUS", "ALLY-ACQUIRE-5", "McAleer, Corporate Banker",
+                   "Wainwright, Anarch", "Restoring relic", "looked at 1 face-down"):
         assert needle in reasons, needle
     assert any(e.type == "power_modified" and e.modifier.kind == "halve_printed" for e in ev)
     assert any(e.type == "power_modified" and e.modifier.amount == -2 for e in ev)
-    assert any(e.type == "card_drained" and e.frenzy and not e.random for e in ev)  # Frenzy-drain Ally
+    # the Frenzy-drain Ally is drained with no draw
+    assert any(e.type == "card_drained" and e.frenzy and not e.random for e in ev)
     assert any(e.type == "diablerie_taken" and e.count == 2 for e in ev)  # AL14
     assert any(e.type == "awaiting_choice" and e.choice == "take_back_blood" for e in ev)
     assert sum(e.type == "relic_used" for e in ev) == 2

@@ -15,6 +15,8 @@ from models.setup import Position
 ROOT = Path(__file__).resolve().parent.parent
 PRODUCT = ["companion", "models", "views", "docs", "examples", "tools", "README.md"]
 """Everything the product ships or documents (tests and their fixtures excluded)."""
+UPGRADERS = {"companion/catalogue.py", "companion/storage/transfer.py"}
+"""The code that upgrades older documents: it alone must recognise the old facts."""
 
 
 def ally_entry(ability: str):
@@ -46,8 +48,10 @@ def test_s15_no_invented_card_anywhere_in_the_product() -> None:
         base = ROOT / top
         files = [base] if base.is_file() else [f for f in base.rglob("*") if f.is_file()]
         for f in files:
-            if f.suffix in (".py", ".json", ".md") and pattern.search(f.read_text("utf-8")):
-                found.append(str(f.relative_to(ROOT)))
+            name = str(f.relative_to(ROOT))
+            if (f.suffix in (".py", ".json", ".md") and name not in UPGRADERS
+                    and pattern.search(f.read_text("utf-8"))):
+                found.append(name)
     assert found == []
 
 
@@ -81,8 +85,11 @@ def test_s10_s15_frenzy_drain_ally_entered_as_a_vampire_gives_diablerie() -> Non
                for n, c in (("A", "Brujah"), ("B", "Gangrel"), ("C", "Tremere"))]
     players[1]["blood"] = 1
     players[1]["alliance"].append({"card": drainer})
+    prize = {**drainer, "name": "Prize", "kind": "human", "id": None, "ability": None}
+    locations = [{"id": i, "ally": {**prize, "name": f"Prize {i}"}} for i in ("1", "2", "haven")]
     game = Game.new(Position.model_validate({"players": players, "round": 1,
-                                             "phase": "planning", "ambition": "A"}))
+                                             "phase": "planning", "ambition": "A",
+                                             "locations": locations}))
     game.play({"type": "apply_effect", "action": "lose_blood", "player": "B", "by": "A",
                "amount": 1, "draws": []})
     b = game.state.players[1]

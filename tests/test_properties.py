@@ -160,9 +160,10 @@ def check_scoreboard(s: GameState) -> None:
         assert {s.players[x].team for x in t.players} == {t.team}
         assert t.influence == sum(totals[x] for x in t.players)
         assert t.blood == sum(s.players[x].blood for x in t.players)
-    assert board.winner == teams[0].team
-    assert [(-t.influence, -t.blood) for t in teams] == sorted((-t.influence, -t.blood)
-                                                               for t in teams)
+    assert board.winning_team == teams[0].team and board.winner == board.rows[0].name
+    team_keys = [(-t.influence, not any(wins_ties(s, x) for x in t.players), -t.blood)
+                 for t in teams]
+    assert team_keys == sorted(team_keys), "teams not in §12 order (win-ties Ally §15)"
 
 
 def check_journal(game: Game) -> None:
@@ -226,7 +227,8 @@ def test_diablerie_never_exceeds_three_tokens() -> None:
     """§9/§11: a player out at the third token never holds more than 3 (brief invariant)."""
     pos = Position.model_validate({
         "round": 1, "phase": "planning", "ambition": "Ann",
-        "locations": [{"id": i, "ally": {**AL14, "ability": None}} for i in ("1", "2", "haven")],
+        "locations": [{"id": i, "ally": {**AL14, "ability": None, "id": None, "name": f"V{i}"}}
+                      for i in ("1", "2", "haven")],
         "players": [{"name": "Ann", "clan": "Brujah", "blood": 5, "influence": 3,
                      "diablerie_up": 2, "alliance": [{"card": AL14}], "hand_size": 3},
                     {"name": "Bo", "clan": "Gangrel", "blood": 5, "influence": 3},
@@ -246,9 +248,10 @@ def test_player_eliminated_during_their_play_does_not_end_a_turn() -> None:
     """§11: no event names an eliminated player, even at the end of the play that put them out."""
     pos = Position.model_validate({
         "round": 1, "phase": "planning", "ambition": "Ann",
-        "locations": [{"id": "1", "ally": VAMPIRE,
+        "locations": [{"id": "1", "ally": {**VAMPIRE, "name": "V1"},
                        "deployed": [{"player": "Bo", "cards": [{"card": BR03}]}]},
-                      {"id": "2", "ally": VAMPIRE}, {"id": "haven", "ally": VAMPIRE}],
+                      {"id": "2", "ally": {**VAMPIRE, "name": "V2"}},
+                      {"id": "haven", "ally": {**VAMPIRE, "name": "V3"}}],
         "players": [{"name": "Ann", "clan": "Brujah", "blood": 1, "influence": 3,
                      "diablerie_up": 2, "alliance": [{"card": VAMPIRE}], "hand_size": 3},
                     {"name": "Bo", "clan": "Gangrel", "blood": 5, "influence": 3},

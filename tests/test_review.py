@@ -50,9 +50,9 @@ def example(name: str) -> Game:
 def test_conflict_sentence_names_players_clans_totals_and_rewards():
     text = lines(conflict_game())
     assert ("Round 2, Location #1, Conflict: Ann (Brujah) 9, Bo (Gangrel) 7 — Ann takes the "
-            "Ally (Ghoul) and 2 Influence; Bo takes a Victim and 2 Influence") in text
+            "Ally (Ghoul 1) and 2 Influence; Bo takes a Victim and 2 Influence") in text
     assert ("Round 2, Location #2, Conflict: Nobody has clan cards here: no rewards; its Ally "
-            "(Ghoul) leaves the game") in text
+            "(Ghoul 2) leaves the game") in text
     assert text[-1].startswith("Round 2, End of Round: End of Round 2: Deployed cards go back")
 
 

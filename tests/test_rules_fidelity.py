@@ -12,7 +12,7 @@ import pytest
 
 from companion.catalogue import shipped
 from companion.game import Game
-from companion.rules import power, present_players
+from companion.rules import power, present_players, taken_allies
 from tests.helpers import (
     NAMES,
     ally,
@@ -67,7 +67,7 @@ def finish_round(game: Game) -> None:
             nxt(game)
 
 
-# --- 1. §14: a moved card drops its modifiers ------------------------------------------------------
+# --- 1. §14: a moved card drops its modifiers ----------------------------------------------------
 
 def test_s14_bloody_fury_withdrawn_after_its_penalty_counts_six_at_the_haven() -> None:
     """§14: Bloody Fury takes its −2 at #1 (Ann has Blood there), then withdraws; at the
@@ -198,7 +198,7 @@ def test_s7_mid_lap_position_is_validated(why: str, changes: dict[str, Any]) -> 
         position_game(**{"players": 4, **changes})
 
 
-# --- 7. One copy of each card (§1, §2) -------------------------------------------------------------
+# --- 7. One copy of each card (§1, §2) -----------------------------------------------------------
 
 def test_s2_a_card_already_face_up_cannot_be_played_face_up_again() -> None:
     """§1/§2: Ann owns one Bloody Fury; with it face up at #1 she cannot play it again."""
@@ -215,7 +215,8 @@ def test_s2_two_face_down_cards_cannot_both_be_vanish() -> None:
     """§1/§2: revealing two face-down cards of Ann as Vanish is refused ('Vanish 4 + Vanish 4
     + 2 Blood = 10' cannot happen); naming them differently is fine."""
     game = at("1", deployed("Ann", None, None, blood=2), deployed("Bo", card(3)),
-              players=[seat("Ann", clan="Nosferatu"), seat("Bo"), seat("Cy"), seat("Di")])
+              players=[seat("Ann", clan="Nosferatu"), seat("Bo"), seat("Cy"),
+                       seat("Di", clan="Toreador")])
     stay_all(game)
     a, b = uid(game, "1", "Ann"), uid(game, "1", "Ann", 1)
     refused(game, {"type": "reveal", "cards": {a: known("NO07"), b: known("NO07")}},
@@ -229,7 +230,7 @@ def test_s2_a_reveal_cannot_name_a_card_already_face_up() -> None:
     deps = [deployed("Ann", None), deployed("Bo", card(3))]
     others = {"locations": [where("1", *deps, ally_=ally("Prize")),
                             where("2", deployed("Ann", known("NO07")))]}
-    players = [seat("Ann", clan="Nosferatu"), seat("Bo"), seat("Cy"), seat("Di")]
+    players = [seat("Ann", clan="Nosferatu"), seat("Bo"), seat("Cy"), seat("Di", clan="Toreador")]
     game = position_game(players, phase="resolution", resolution_location="1", **others)
     hidden = uid(game, "1", "Ann")
     refused(game, {"type": "choose_withdraw", "withdraw": ["Ann"],
@@ -255,7 +256,7 @@ def test_s1_an_ally_exists_once() -> None:
             "Prize")
     game.play({"type": "place_allies", "allies": {"1": other, "2": ally("Second"),
                                                   "haven": ally("Third")}})
-    assert sorted(game.legal().taken_allies) == ["ALLY-X", "ALLY-Y", "Second", "Third"]
+    assert sorted(taken_allies(game.state)) == ["ALLY-X", "ALLY-Y", "Second", "Third"]
 
 
 def test_s1_an_entered_position_holds_one_copy_of_each_card() -> None:
@@ -270,7 +271,7 @@ def test_s1_an_entered_position_holds_one_copy_of_each_card() -> None:
                       locations=[where("1", ally_=twice)])
 
 
-# --- 8. Relics only when their text allows (§13, §15) ----------------------------------------------
+# --- 8. Relics only when their text allows (§13, §15) --------------------------------------------
 
 RESTORE = {"name": "Restoring relic", "influence": 0, "ability": "restore_drained"}
 BLOOD = {"name": "Blood relic", "influence": 2, "ability": "blood_each_location"}

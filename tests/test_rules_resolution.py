@@ -91,7 +91,7 @@ def test_s8_1_withdrawing_player_gets_nothing_and_the_stayer_wins() -> None:
     assert game.state.locations[game.state.location_index].id == "haven"
     assert game.legal().present == [idx("Ann")]
     assert p(game, "Bo").influence == 3 + 1 and p(game, "Ann").influence == 3
-    assert alliance_names(game, "Bo") == ["Victim", "Ghoul"]
+    assert alliance_names(game, "Bo") == ["Victim", "Ghoul 1"]
 
 
 def test_s8_1_blood_only_player_may_withdraw() -> None:
@@ -230,7 +230,7 @@ def test_s8_4_tie_goes_to_turn_order() -> None:
               deployed("Cy", card(1), blood=3), deployed("Di", card(5)), ambition="Cy")
     events = resolve_here(game)
     assert ranking_at(events, "1") == ["Di", "Cy", "Ann", "Bo"]
-    assert alliance_names(game, "Di")[-1] == "Ghoul"
+    assert alliance_names(game, "Di")[-1] == "Ghoul 1"
     assert alliance_names(game, "Cy")[-1] == "Victim" and len(p(game, "Cy").alliance) == 2
 
 

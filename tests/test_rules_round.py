@@ -36,7 +36,8 @@ def test_s3_phases_follow_in_order_and_round_two_begins_with_feed() -> None:
     seen = [(game.state.round, game.state.phase)]
     game.play({"type": "feed"})
     seen.append((game.state.round, game.state.phase))
-    game.play({"type": "place_allies", "allies": {k: ally() for k in ("1", "2", "haven")}})
+    game.play({"type": "place_allies",
+               "allies": {k: ally(f"Ally {k}") for k in ("1", "2", "haven")}})
     seen.append((game.state.round, game.state.phase))
     game.play({"type": "finish_hand_building"})
     seen.append((game.state.round, game.state.phase))
@@ -86,9 +87,10 @@ def test_s4_feed_counts_active_cards_only() -> None:
     """§4: Feed = the Feed of every active card; drained cards give nothing."""
     players = [
         seat("Ann", blood=2, alliance=[member(victim()), member(victim(), drained=True),
-                                      member(ally(feed=3)), member(ally(feed=2), drained=True)]),
+                                      member(ally(feed=3)),
+                                      member(ally("Thrall", feed=2), drained=True)]),
         seat("Bo", blood=4, alliance=[member(victim(), drained=True)]),
-        seat("Cy", blood=1, alliance=[member(ally(feed=0)), member(victim())]),
+        seat("Cy", blood=1, alliance=[member(ally("Servant", feed=0)), member(victim())]),
     ]
     game = position_game(players, phase="feed", round=2)
     assert game.legal().feed == {0: 4, 1: 0, 2: 1}
@@ -118,7 +120,8 @@ def test_s6_hand_building_adds_one_card() -> None:
     """§6: draw 2, keep 1: every hand grows by 1 (Hunt + Ready + 1 = 3 in round 1)."""
     game = new_game(4)
     game.play({"type": "feed"})
-    game.play({"type": "place_allies", "allies": {k: ally() for k in ("1", "2", "haven")}})
+    game.play({"type": "place_allies",
+               "allies": {k: ally(f"Ally {k}") for k in ("1", "2", "haven")}})
     assert game.legal().hand_cards == 1
     game.play({"type": "finish_hand_building"})
     assert [pl.hand_size for pl in game.state.players] == [3, 3, 3, 3]

@@ -43,8 +43,8 @@ def rows(board: Scoreboard) -> list[tuple[str, int]]:
 def test_s12_influence_is_cards_plus_tokens_minus_diablerie() -> None:
     """§12: Influence = active cards + drained cards' drained Influence + tokens − 1 per
     Diablerie token (face up or down)."""
-    alliance = [member(ally(influence=2, drained_influence=1)), member(victim()),
-                member(ally(influence=4, drained_influence=1), drained=True),
+    alliance = [member(ally("Retainer", influence=2, drained_influence=1)), member(victim()),
+                member(ally("Thrall", influence=4, drained_influence=1), drained=True),
                 member(victim(), drained=True)]
     players = [seat("Ann", influence=5, alliance=alliance, diablerie_up=1, diablerie_down=1),
                seat("Bo", influence=0, alliance=[]), seat("Cy", influence=2)]
@@ -106,7 +106,7 @@ def test_s12_s13_tag_team_scores_team_totals() -> None:
     assert board.teams is not None
     assert [(t.team, t.influence) for t in board.teams] == [("B", 11), ("A", 10)]
     assert board.teams[0].players == [1, 3]
-    assert board.winner == "B"
+    assert board.winning_team == "B" and board.winner == "Ann"
     assert board.rows[0].name == "Ann", "conflict and score ranks stay individual"
 
 
@@ -118,7 +118,7 @@ def test_s12_s13_tag_team_tie_broken_by_team_blood() -> None:
     _, board = end_game(players, variants={"tag_team": True})
     assert board.teams is not None
     assert [(t.team, t.blood) for t in board.teams] == [("B", 11), ("A", 10)]
-    assert board.winner == "B"
+    assert board.winning_team == "B"
 
 
 def test_s12_s13_relic_influence_counts_used_or_not() -> None:

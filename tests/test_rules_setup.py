@@ -109,8 +109,8 @@ def test_s2_2_five_players_place_four_allies() -> None:
             "drained_influence": 0} for k in ("1", "2", "haven")}}, "§5")
     ally = {"name": "X", "kind": "human", "influence": 1, "feed": 1, "drain_blood": 1,
             "drained_influence": 0}
-    ev = game.play({"type": "place_allies",
-                    "allies": {k: ally for k in ("1", "2", "3", "haven")}}).events
+    allies = {k: {**ally, "name": f"X{k}"} for k in ("1", "2", "3", "haven")}
+    ev = game.play({"type": "place_allies", "allies": allies}).events
     assert [e.location for e in ev if e.type == "ally_placed"] == ["1", "2", "3", "haven"]
 
 

@@ -51,9 +51,9 @@ def test_bad_catalogue_import_names_card_and_field_and_saves_nothing(tmp_path):
     svc.remember("clan_cards", {"id": "BR-HUNT", "clan": "Brujah", "power": 2,
                                 "kind": "preparation"})
     before = svc.export_catalogue()
-    with pytest.raises(CatalogueError, match=r"allies\[1\] \(card AL30\)\.feed"):
+    with pytest.raises(CatalogueError, match=r"allies\[1\] \(card ALLY-PEEK\)\.feed"):
         svc.import_catalogue({"allies": [{"id": "AL14", "feed": 1},
-                                         {"id": "AL30", "feed": 99}]})
+                                         {"id": "ALLY-PEEK", "feed": 99}]})
     assert svc.export_catalogue() == before
 
 

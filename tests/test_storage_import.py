@@ -12,6 +12,7 @@ import pytest
 
 from companion.storage import (
     BACKUP_FORMAT,
+    CURRENT_SCHEMA_VERSION,
     ImportRefused,
     MemoryGameStore,
     TinyDBGameStore,
@@ -38,7 +39,8 @@ def test_export_import_round_trip(tmp_path: Path) -> None:
     src.append("g1", {"kind": "undo"})
     src.save_catalogue({"cards": [1, 2]})
     doc = json.loads(json.dumps(src.export_game("g1")))
-    assert doc["format"] == "vendetta-companion/game" and doc["schema_version"] == 1
+    assert doc["format"] == "vendetta-companion/game"
+    assert doc["schema_version"] == CURRENT_SCHEMA_VERSION
     dst = TinyDBGameStore(tmp_path / "b")
     assert dst.import_game(doc) == "g1"
     assert dst.load("g1") == src.load("g1")
@@ -91,7 +93,8 @@ BAD_BACKUPS: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
     ("finished not bool", edit((*G3, "summary", "finished"), "yes"), "summary.finished"),
     ("huge number", edit((*G3, "entries", 4, "command", "n"), 10**30), "out of range"),
     ("bad date", edit((*G3, "header", "created"), "yesterday"), "games[3].header.created"),
-    ("future game schema", edit((*G3, "schema_version"), 2), "games[3].schema_version: 2 is newer"),
+    ("future game schema", edit((*G3, "schema_version"), CURRENT_SCHEMA_VERSION + 1),
+     f"games[3].schema_version: {CURRENT_SCHEMA_VERSION + 1} is newer"),
     ("future backup schema", edit(("schema_version",), 9), "schema_version: 9 is newer"),
     ("bool schema", edit(("schema_version",), True), "schema_version"),
     ("wrong format", edit((*G3, "format"), "other/app"), "games[3].format"),

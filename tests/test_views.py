@@ -112,7 +112,11 @@ def test_unknown_ally_values_are_asked_and_remembered(app: AppState) -> None:
     click(app.root, "ally-2-human")
     for key in ("influence", "feed", "drain_blood", "drained_influence"):
         type_in(app.root, f"ally-2-{key}", "1")
-    select(app.root, "ally-haven", "AL14")
+    offered = [o.key for o in find(app.root, "ally-haven").options]
+    assert "AL14" not in offered and "ALLY-WIN-TIES" in offered, "each Ally exists once (§1)"
+    select(app.root, "ally-haven", "ALLY-WIN-TIES")
+    type_in(app.root, "ally-haven-name", "Lucky Gambler")
+    click(app.root, "ally-haven-human")
     for key in ("influence", "feed", "drain_blood", "drained_influence"):
         type_in(app.root, f"ally-haven-{key}", "2")
     click(app.root, "allies-ok")
@@ -271,7 +275,8 @@ def test_due_effect_offers_the_tag_team_teammate_choice() -> None:
             {"player": "Ann", "cards": [{"card": br07}]},
             {"player": "Bob", "cards": [{"card": {"power": 2}}]},
             {"player": "Cat", "cards": [{"card": {"power": 2}}]}]},
-            {"id": "2", "ally": allies}, {"id": "haven", "ally": allies}]})
+            {"id": "2", "ally": {**allies, "name": "Ally 2"}},
+            {"id": "haven", "ally": {**allies, "name": "Ally 3"}}]})
     svc = Service(MemoryGameStore())
     svc.new_game(pos)
     app = build(svc)
@@ -300,7 +305,8 @@ def test_peek_button_spends_one_blood_and_records_no_identity() -> None:
         "players": players, "round": 1, "phase": "planning", "ambition": "Ann",
         "locations": [{"id": "1", "ally": ally,
                        "deployed": [{"player": "Bob", "cards": [{"face_up": False}]}]},
-                      {"id": "2", "ally": ally}, {"id": "haven", "ally": ally}]})
+                      {"id": "2", "ally": {**ally, "name": "Ally 2"}},
+                      {"id": "haven", "ally": {**ally, "name": "Ally 3"}}]})
     svc = Service(MemoryGameStore())
     game = svc.new_game(pos)
     app = build(svc)

@@ -98,13 +98,17 @@ def autoplay_step(app: AppState, rng: random.Random, *, withdraw: bool = True) -
     if legal.phase == "feed":
         click(r, "feed")
     elif legal.phase == "location_setup":
-        allies = app.catalogue.allies
+        allies = {a.id: a for a in app.catalogue.allies}
         for i, loc in enumerate(s.locations):
-            entry = allies[(i + s.round) % len(allies)]
-            select(r, f"ally-{loc.id}", entry.id)
-            if not entry.complete():
-                type_in(r, f"ally-{loc.id}-name", entry.name or f"Ally {entry.id}")
-                click(r, f"ally-{loc.id}-{entry.kind or 'human'}")
+            offered = [o.key for o in find(r, f"ally-{loc.id}").options  # type: ignore[attr-defined]
+                       if o.key in allies]  # each Ally exists once (§1): only those offered
+            entry = allies[offered[(i + s.round) % len(offered)]] if offered else None
+            select(r, f"ally-{loc.id}", entry.id if entry else "__new__")
+            if entry is None or not entry.complete():
+                name = (entry.name or entry.partial_name or f"Ally {entry.id}" if entry
+                        else f"Ally {s.round}-{loc.id}")
+                type_in(r, f"ally-{loc.id}-name", name.lstrip("…"))
+                click(r, f"ally-{loc.id}-{entry.kind if entry and entry.kind else 'human'}")
                 for key, v in (("influence", 2), ("feed", 1), ("drain_blood", 2),
                                ("drained_influence", 0)):
                     type_in(r, f"ally-{loc.id}-{key}", str(v))
@@ -153,7 +157,9 @@ def autoplay_step(app: AppState, rng: random.Random, *, withdraw: bool = True) -
 def _pick_card(app: AppState, prefix: str, clan: object, rng: random.Random) -> None:
     from views.card_picker import entries_for
 
-    entry = rng.choice(entries_for(app, clan))  # type: ignore[arg-type]
+    offered = [e for e in entries_for(app, clan)  # type: ignore[arg-type]
+               if has(app.root, f"{prefix}-{e.id}")]  # one copy of each card (§1, §2)
+    entry = rng.choice(offered)
     click(app.root, f"{prefix}-{entry.id}")
     if entry.power is None:
         type_in(app.root, f"{prefix}-power", str(rng.randint(1, 5)))

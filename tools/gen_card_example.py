@@ -24,7 +24,8 @@ def plain(power: int, kind: str = "conflict") -> dict:
 def ally(entry_id: str, **values) -> dict:
     """A catalogue Ally completed with values the user read off the card (made up here)."""
     entry = next(a for a in CAT.allies if a.id == entry_id)
-    base = {"name": entry.name or f"Ally {entry_id}", "kind": entry.kind or "human",
+    name = entry.name or entry.partial_name or f"Example Ally {entry_id}"
+    base = {"name": name, "kind": entry.kind or "human",
             "influence": 1, "feed": 1, "drain_blood": 2, "drained_influence": 0,
             "id": entry.id, "ability": entry.ability}
     return {**base, **values}
@@ -37,6 +38,8 @@ RELIC_RESTORE = {"name": "Restoring relic", "influence": 0, "id": "RELIC-RESTORE
 RELIC_BLOOD = {"name": "Blood relic", "influence": 2, "id": "RELIC-BLOOD",
                "ability": "blood_each_location"}
 RELIC_PLAIN = {"name": "Another relic", "influence": 1}
+PLAIN_ALLY = {"name": "Example Ally 1", "kind": "human", "influence": 1, "feed": 1,
+              "drain_blood": 2, "drained_influence": 0}
 
 position = {
     "players": [
@@ -45,7 +48,7 @@ position = {
                       {"card": VICTIM, "drained": True}],
          "relic": RELIC_RESTORE},
         {"name": "Ben", "clan": "Gangrel", "blood": 9, "influence": 5,
-         "alliance": [{"card": VICTIM}, {"card": ally("AL30", drain_blood=3)},
+         "alliance": [{"card": VICTIM}, {"card": ally("ALLY-FRENZY-DRAIN", drain_blood=3)},
                       {"card": ally("ALLY-WIN-TIES", influence=2)}],
          "relic": RELIC_BLOOD},
         {"name": "Cat", "clan": "Nosferatu", "blood": 6, "influence": 5,
@@ -53,7 +56,7 @@ position = {
                       {"card": ally("ALLY-PEEK")}],
          "relic": RELIC_PLAIN},
         {"name": "Dov", "clan": "Tremere", "blood": 7, "influence": 4,
-         "alliance": [{"card": VICTIM}, {"card": ally("ALLY-ACQUIRE-3", influence=1)}],
+         "alliance": [{"card": VICTIM}, {"card": PLAIN_ALLY}],
          "relic": RELIC_PLAIN},
     ],
     "variants": {"relics": True, "location_cards": True},
@@ -99,7 +102,7 @@ def down(player: str, loc: str, blood_: int = 0) -> None:
 
 
 # Planning, round 3: 4 turns each, Ada first.
-up("Ada", "2", clan("BR03"), 1)                    # Bring it on! face up at #2
+up("Ada", "2", clan("BR03"), 1)                    # Challenge face up at #2
 before = blood("Ben")
 down("Ben", "1")                                   # costs 1 + BR03 makes Ben Lose 1
 assert blood("Ben") == before - 2
@@ -118,7 +121,7 @@ up("Ben", "haven", plain(2))                       # BR03: Ben Loses 1
 up("Cat", "1", plain(2, "aftermath"))              # BR03
 up("Dov", "haven", plain(5, "aftermath"))          # BR03
 up("Ada", "1", clan("BR04"))
-up("Ben", "2", plain(4))                           # at #2: ties Ada's Bring it on!
+up("Ben", "2", plain(4))                           # at #2: ties Ada's Challenge
 al14 = next(c.uid for c in game.state.players[2].alliance if c.card.ability == "AL14")
 play({"type": "drain", "player": "Cat", "card": al14})      # AL14: 2 Diablerie tokens
 assert game.state.players[2].diablerie == 2
@@ -143,7 +146,7 @@ while game.legal().due:
     play({"type": "resolve_effect", "card": game.legal().next_due[0]})
 play({"type": "next_step"})
 assert any(e.type == "card_drained" and not e.random and e.frenzy
-           for e in game.events), "AL30 drained directly"
+           for e in game.events), "the Frenzy-drain Ally drained directly"
 # Location #2 (Succubus Club): Dov withdraws; his cards go to the Prince's Haven.
 play({"type": "choose_withdraw", "withdraw": ["Dov"]})
 while game.state.location_index == 1:

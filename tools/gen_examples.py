@@ -35,7 +35,7 @@ KNOWN = {
              "clan": "Brujah"},
     "BR07": {"power": 3, "kind": "preparation", "id": "BR07", "effect": "BR07", "name": "Show of Force",
              "clan": "Brujah"},
-    "BR03": {"power": 4, "kind": "passive", "id": "BR03", "effect": "BR03", "name": "Bring it on!",
+    "BR03": {"power": 4, "kind": "passive", "id": "BR03", "effect": "BR03", "name": "Challenge",
              "clan": "Brujah"},
     "GA02": {"power": 2, "kind": "conflict", "id": "GA02", "effect": "GA02", "name": "Wolf Companion",
              "clan": "Gangrel"},

@@ -1,8 +1,12 @@
-"""Pick a clan card's identity from its owner's clan list; ask the Power when unknown."""
+"""Pick a clan card's identity from its owner's clan list; ask the Power when unknown. Cards
+the engine says are already on the table (one copy each, §1/§2) are not offered."""
+
+from collections.abc import Collection
 
 import flet as ft
 
 from companion.catalogue import clan_cards
+from companion.legal import Legal
 from models.cards import ClanCard
 from models.catalogue import ClanCardEntry
 from models.common import Clan
@@ -33,9 +37,20 @@ def on_power_change(sel: dict, value: str) -> None:
     sel["power"] = value
 
 
-def picker(app: AppState, clan: Clan | None, sel: dict, prefix: str) -> list[ft.Control]:
-    """Buttons for each card of the clan; a Power field when the chosen card's is unknown."""
-    entries = entries_for(app, clan)
+def taken_for(legal: Legal, seat: int, sels: dict, uid: str | None = None) -> list[str]:
+    """Cards not to offer for a card of `seat`: those face up on the table (from the engine's
+    legal actions) and those chosen for the player's other face-down cards (`sels` by uid)."""
+    others = [sels.get(u, {}).get("id") for u in legal.face_down.get(seat, []) if u != uid]
+    return [*legal.taken_cards.get(seat, []), *(o for o in others if o)]
+
+
+def picker(app: AppState, clan: Clan | None, sel: dict, prefix: str,
+           taken: Collection[str] = ()) -> list[ft.Control]:
+    """Buttons for each card of the clan not `taken`; a Power field when the chosen card's is
+    unknown."""
+    gone = {k.casefold() for k in taken}
+    entries = [e for e in entries_for(app, clan) if e.id == sel.get("id") or not (
+        e.id.casefold() in gone or (e.name or "").casefold() in gone)]
     chosen = next((e for e in entries if e.id == sel.get("id")), None)
     out: list[ft.Control] = [wrap(*[
         button(_label(e), lambda ev, e=e: on_card_pick(app, sel, e.id), primary=False,

@@ -2,6 +2,7 @@
 
 import flet as ft
 
+from companion.legal import Legal
 from companion.rules import turn_order
 from models.state import GameState, PlayerState
 from views.effects import effect_form
@@ -18,14 +19,30 @@ def _stat(label: str, value: int, color: str, identifier: str) -> ft.Control:
         horizontal_alignment=ft.CrossAxisAlignment.CENTER)
 
 
-def on_relic_use(app: AppState, seat: int) -> None:
-    """Flip a player's Relic (its effect is applied by hand or by the engine)."""
-    app.play({"type": "use_relic", "player": seat})
+def on_relic_use(app: AppState, seat: int, card: str | None = None) -> None:
+    """Flip a player's Relic (its effect is applied by hand or by the engine; `card`: the
+    drained card the restoring Relic makes active)."""
+    app.play({"type": "use_relic", "player": seat, "card": card})
+
+
+def _relic_buttons(app: AppState, p: PlayerState, seat: int, legal: Legal) -> list[ft.Control]:
+    """'Use the Relic' only when the engine says its text allows it now (§13, §15)."""
+    if seat not in legal.relic_users:
+        return []
+    cards = legal.relic_cards.get(seat)
+    if not cards:
+        return [button("Use the Relic", lambda e: on_relic_use(app, seat), primary=False,
+                       ident_=f"relic-use-{seat}")]
+    names = {c.uid: c.card.name for c in p.alliance}
+    return [button(f"Use the Relic: {names[uid]} active again",
+                   lambda e, uid=uid: on_relic_use(app, seat, uid), primary=False,
+                   ident_=f"relic-use-{seat}-{uid}") for uid in cards]
 
 
 def player_panel(app: AppState, state: GameState, seat: int, p: PlayerState,
-                 live: bool = True) -> ft.Control:
-    """One player's numbers and Alliance (`live`: the open game, with its buttons)."""
+                 legal: Legal | None = None) -> ft.Control:
+    """One player's numbers and Alliance (`legal`: the open game's legal actions, for its
+    buttons; None when reviewing)."""
     tags = [p.clan or "no clan yet"]
     if p.team:
         tags.append(p.team)
@@ -56,9 +73,8 @@ def player_panel(app: AppState, state: GameState, seat: int, p: PlayerState,
         state_txt = "used" if p.relic_used else "unused"
         parts.append(text(f"Relic: {p.relic.name} ({p.relic.influence} Inf, {state_txt})", 15,
                           color=GOLD))
-        if live and not p.relic_used and state.phase not in ("setup", "game_over"):
-            parts.append(button("Use the Relic", lambda e: on_relic_use(app, seat),
-                                primary=False, ident_=f"relic-use-{seat}"))
+        if legal is not None:
+            parts += _relic_buttons(app, p, seat, legal)
     return card(*parts, color=SURFACE, ident_=f"player-{seat}")
 
 
@@ -74,14 +90,15 @@ def dashboard_view(app: AppState, state: GameState | None = None) -> list[ft.Con
         text(f"Turn order: {names}", 16),
         color="#241012")]
     seats = order + [i for i in range(len(s.players)) if i not in order]
-    panels = [player_panel(app, s, seat, s.players[seat], live) for seat in seats]
+    legal = app.legal() if live else None
+    panels = [player_panel(app, s, seat, s.players[seat], legal) for seat in seats]
     for panel in panels:
         panel.col = {"xs": 12, "md": 6}  # two columns on a tablet
     out.append(ft.ResponsiveRow(panels, spacing=10, run_spacing=10))
     if s.round:
         out.append(heading("Locations", 18))
         out += locations_panel(s)
-    if live and s.phase not in ("setup", "game_over"):
-        out += peek_panel(app, app.legal())
+    if legal is not None and s.phase not in ("setup", "game_over"):
+        out += peek_panel(app, legal)
         out += effect_form(app)
     return out

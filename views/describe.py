@@ -111,7 +111,7 @@ def event_line(e: AnyEvent, state: GameState) -> str | None:
     if isinstance(e, RoundEnded):
         return f"Round {e.round} is over: Deployed cards go back to hand, Blood to the Bank"
     if isinstance(e, GameEnded):
-        return f"The game is over: {e.scoreboard.winner} wins"
+        return f"The game is over: {e.scoreboard.headline()} wins"
     if isinstance(e, NoteAdded):
         return e.text
     return None

@@ -22,10 +22,17 @@ def ally_values(a: AllyCard | AllyEntry) -> str:
             f"drained {v(a.drained_influence)}")
 
 
-def _options(app: AppState) -> list[tuple[str, str]]:
+def _options(app: AppState, legal: Legal, loc: str) -> list[tuple[str, str]]:
+    """Catalogue Allies still possible here: not in an Alliance nor chosen for another Location
+    (each Ally exists once, §1)."""
+    gone = {k.casefold() for k in legal.taken_allies}
+    gone |= {d["id"].casefold() for other, d in app.draft("allies").items()
+             if other != loc and d.get("id") and d["id"] != NEW}
     opts = []
     for a in app.catalogue.allies:
-        label = a.name or a.text or a.id
+        if a.id.casefold() in gone or (a.name or "").casefold() in gone:
+            continue
+        label = a.name or a.partial_name or a.text or a.id
         opts.append((a.id, f"{label[:40]} ({ally_values(a)})" if a.complete()
                      else f"{label[:40]} (values needed)"))
     return [*opts, (NEW, "A new Ally (type it in)")]
@@ -38,7 +45,8 @@ def _entry(app: AppState, entry_id: str | None) -> AllyEntry | None:
 def on_ally_pick(app: AppState, loc: str, entry_id: str) -> None:
     """Choose the Ally at a Location; unknown values open the small form."""
     e = _entry(app, entry_id)
-    d = {"id": entry_id, "name": (e.name or "") if e else "", "kind": e.kind if e else None}
+    name = (e.name or e.partial_name or "") if e else ""
+    d = {"id": entry_id, "name": name, "kind": e.kind if e else None}
     for key, _ in NUMBERS:
         value = getattr(e, key) if e else None
         d[key] = "" if value is None else str(value)
@@ -108,6 +116,9 @@ def _form(app: AppState, loc: str, d: dict) -> list[ft.Control]:
         columns=12, spacing=8, run_spacing=8))
     if e is not None and e.text:
         out.insert(0, text(e.text, 15, color=MUTED))
+    if e is not None and e.partial_name and not e.name:
+        out.insert(1, text("Only the end of its name is known: complete it from the card.", 15,
+                           color=MUTED))
     return out
 
 
@@ -115,12 +126,11 @@ def location_setup_view(app: AppState, legal: Legal) -> list[ft.Control]:
     """An Ally picker per Location."""
     out: list[ft.Control] = [text("Draw an Ally for each Location and say which it is.", 16,
                                   color=MUTED)]
-    opts = _options(app)
     for loc in app.game.state.locations:
         d = app.draft("allies").get(loc.id)
         parts: list[ft.Control] = [
             heading(location_name(loc.id), 18),
-            dropdown("Ally drawn", opts, d["id"] if d else None,
+            dropdown("Ally drawn", _options(app, legal, loc.id), d["id"] if d else None,
                      lambda v, loc=loc.id: on_ally_pick(app, loc, v), f"ally-{loc.id}")]
         if loc.location_card:
             parts.insert(1, text(f"Location card: {loc.location_card.name}", 15, color=MUTED))

@@ -10,11 +10,13 @@ from views.state import AppState
 from views.theme import GOLD, MUTED, button, card, heading, text, wrap
 
 
-def blood_limit(legal: Legal, loc: str | None, face_up: bool) -> int:
-    """Most Blood playable now at a Location (Passive losses counted when the engine says)."""
+def blood_limit(legal: Legal, loc: str | None, face_up: bool, partner: bool = False) -> int:
+    """Most Blood playable now at a Location (Passive losses counted when the engine says;
+    `partner`: the partner's Challenge reaches this play too)."""
     per_loc = getattr(legal, "max_blood", {}) or {}
     if loc in per_loc:
-        return per_loc[loc]["up" if face_up else "down"]
+        key = ("up" if face_up else "down") + ("_with_partner" if partner else "")
+        return per_loc[loc].get(key, per_loc[loc]["up" if face_up else "down"])
     return legal.max_blood_face_up if face_up else legal.max_blood_face_down
 
 
@@ -25,6 +27,7 @@ def _plan(app: AppState) -> dict:
     d.setdefault("card", {})
     d.setdefault("blood", 0)
     d.setdefault("diablerie", 0)
+    d.setdefault("partner", False)
     return d
 
 
@@ -46,6 +49,12 @@ def on_blood_pick(app: AppState, n: int) -> None:
     app.render()
 
 
+def on_partner_pick(app: AppState, include: bool) -> None:
+    """Tag team: the partner's Challenge reaches this play, or spares it (§13)."""
+    _plan(app)["partner"] = include
+    app.render()
+
+
 def on_diablerie_pick(app: AppState, n: int) -> None:
     """Face-up Diablerie tokens to flip (each puts 1 Bank Blood here)."""
     _plan(app)["diablerie"] = n
@@ -62,6 +71,8 @@ def on_play_click(app: AppState, legal: Legal) -> None:
         return
     cmd: dict = {"type": "play_card", "player": seat, "location": d["loc"],
                  "face_up": d["face_up"], "blood": d["blood"], "diablerie": d["diablerie"]}
+    if legal.partner_challenge is not None and d["partner"]:
+        cmd["include_teammate"] = True
     if d["face_up"]:
         identity = picked(app, app.game.state.players[seat].clan, d["card"])
         if isinstance(identity, str):
@@ -88,7 +99,8 @@ def planning_view(app: AppState, legal: Legal) -> list[ft.Control]:
     assert seat is not None
     p = s.players[seat]
     d = _plan(app)
-    max_blood = blood_limit(legal, d["loc"], d["face_up"])
+    partner = legal.partner_challenge is not None and d["partner"]
+    max_blood = blood_limit(legal, d["loc"], d["face_up"], partner)
     d["blood"] = min(d["blood"], max_blood)
     d["diablerie"] = min(d["diablerie"], legal.max_diablerie)
     dia = f" · {p.diablerie_up} Diablerie face up" if p.diablerie_up else ""
@@ -122,10 +134,22 @@ def planning_view(app: AppState, legal: Legal) -> list[ft.Control]:
                              color=MUTED))
         if d["face_up"]:
             form += [text("Which card?", 17, bold=True),
-                     *picker(app, p.clan, d["card"], "plan-card")]
+                     *picker(app, p.clan, d["card"], "plan-card",
+                             legal.taken_cards.get(seat, []))]
         else:
             form.append(text("Face down: the card stays secret until it is revealed.", 15,
                              color=MUTED))
+        if legal.partner_challenge is not None:
+            mate = s.players[legal.partner_challenge].name
+            form += [text(f"{mate}'s Challenge is face up: does it reach {p.name}'s play "
+                          "elsewhere too (1 Blood)? Tag team: its owner chooses.", 15,
+                          color=MUTED),
+                     wrap(button("No, spare the partner", lambda e: on_partner_pick(app, False),
+                                 primary=False, selected=not d["partner"],
+                                 ident_="partner-spare"),
+                          button("Yes, it reaches them", lambda e: on_partner_pick(app, True),
+                                 primary=False, selected=d["partner"],
+                                 ident_="partner-include"))]
         form += [text("3. Blood from the Pool (0–3)", 17, bold=True),
                  wrap(*[button(str(n), lambda e, n=n: on_blood_pick(app, n), primary=False,
                                selected=d["blood"] == n, width=64, ident_=f"blood-{n}")

@@ -34,9 +34,10 @@ def power_table(state: GameState, loc: LocationState) -> list[ft.Control]:
     if not seats:
         rows.append(text("Nobody is here.", 16, color=MUTED))
     if result is not None:
-        notes = {"uncontested": "Only one player had cards here: they win and take the "
-                                "1st-place reward alone.",
+        notes = {"uncontested": "Only one player had cards here when the Withdraw step ended: "
+                                "they win and take the 1st-place reward alone.",
                  "no_cards": "Nobody had cards here: no reward, the Ally leaves the game.",
                  "contested": "Ties go to the player earlier in turn order."}
-        rows.append(text(notes[result.outcome], 15, color=MUTED))
+        for note in loc.tie_notes or [notes[result.outcome]]:
+            rows.append(text(note, 15, color=MUTED))
     return [card(*rows, ident_="power-table")]

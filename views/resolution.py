@@ -5,7 +5,7 @@ import flet as ft
 
 from companion.legal import Legal
 from models.common import STEPS, location_name
-from views.card_picker import picked, picker
+from views.card_picker import picked, picker, taken_for
 from views.effects import due_panel, effect_form
 from views.locations_panel import position_line
 from views.power_table import power_table
@@ -99,7 +99,7 @@ def withdraw_view(app: AppState, legal: Legal) -> list[ft.Control]:
                 parts += [text("Their face-down card turns up: which is it?", 15,
                                color=MUTED),
                           *picker(app, s.players[seat].clan, d["reveal"].setdefault(uid, {}),
-                                  f"wd-{uid}")]
+                                  f"wd-{uid}", taken_for(legal, seat, d["reveal"], uid))]
         rows.append(card(*parts, color=SURFACE_HI))
     rows.append(button("Reveal the tokens", lambda e: on_withdraw_confirm(app, legal),
                        ident_="withdraw-ok"))
@@ -126,7 +126,8 @@ def revelation_view(app: AppState, legal: Legal) -> list[ft.Control]:
             rows.append(card(text(f"{s.players[seat].name}'s face-down card"
                                   + (f" #{k}" if len(uids) > 1 else ""), 17, bold=True),
                              *picker(app, s.players[seat].clan, sels.setdefault(uid, {}),
-                                     f"rev-{uid}"), color=SURFACE_HI))
+                                     f"rev-{uid}", taken_for(legal, seat, sels, uid)),
+                             color=SURFACE_HI))
     rows.append(button("The cards are face up", lambda e: on_reveal_confirm(app, legal),
                        ident_="reveal-ok"))
     return rows

@@ -21,7 +21,7 @@ def breakdown_line(b: InfluenceBreakdown) -> str:
 def scoreboard_view(board: Scoreboard) -> list[ft.Control]:
     """The standings, best first."""
     out: list[ft.Control] = [card(
-        text(f"{board.winner} wins!", 26, bold=True, color=GOLD, ident_="winner"),
+        text(f"{board.headline()} wins!", 26, bold=True, color=GOLD, ident_="winner"),
         text("Most Influence wins; a tie goes to more Blood, then to turn order.", 15,
              color=MUTED), color="#241012")]
     if board.teams:

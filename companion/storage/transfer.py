@@ -13,7 +13,8 @@ from typing import Any
 
 from .records import ImportRefused, StoredGame
 
-CURRENT_SCHEMA_VERSION = 1
+CURRENT_SCHEMA_VERSION = 2
+"""Schema of the documents this release writes; it equals models.common.SCHEMA_VERSION."""
 GAME_FORMAT = "vendetta-companion/game"
 BACKUP_FORMAT = "vendetta-companion/backup"
 ENTRY_KINDS = frozenset({"action", "undo", "redo"})
@@ -83,6 +84,87 @@ def _v0_to_v1(doc: dict[str, Any]) -> dict[str, Any]:
         if isinstance(entry, dict) and "kind" not in entry and "type" in entry:
             entry["kind"] = entry.pop("type")
     doc["schema_version"] = 1
+    return doc
+
+
+_V1_NAME = "Miguel Chandler, Dancer"
+_V2_NAME = "Frenzy-drain Ally"
+_V1_TIE = re.compile(
+    r"(ahead of|behind) (team )?(.+?): tied on (-?\d+) Influence(?: and (-?\d+) Blood)?; "
+    r"(holds the Ally that wins all ties|more Blood \((-?\d+) to (-?\d+)\)|earlier in turn order)")
+
+
+def _v2_tie_note(own: str, note: str, team: bool) -> str:
+    """A v1 scoreboard tie note ('ahead of Bo: tied on 6 Influence; more Blood (4 to 2)') said
+    as v2 does: who won the tie and why ('won the tie with Bo on 6 Influence: Ann has more
+    Blood (4 to 2)'). Unknown text is kept."""
+    m = _V1_TIE.fullmatch(note)
+    if not m:
+        return note
+    side, other_team, other, influence, blood, why, more, less = m.groups()
+    own = f"team {own}" if team else own
+    other = f"team {other}" if other_team else other
+    upper, lower = (own, other) if side == "ahead of" else (other, own)
+    on = f"on {influence} Influence" + (f" and {blood} Blood" if blood is not None else "")
+    if why.startswith("holds"):
+        because = f"{upper} holds the Ally that wins all ties"
+    elif more is not None:
+        because = f"{upper} has more Blood ({more} to {less})"
+    else:
+        because = f"{upper} is earlier in turn order"
+    verb = "won" if side == "ahead of" else "lost"
+    return f"{verb} the tie with {lower if verb == 'won' else upper} {on}: {because}"
+
+
+def _v1_card(node: Any) -> Any:
+    """Walk a v1 document: the invented Ally's ability key, id and name (§15) renamed."""
+    if isinstance(node, dict):
+        if node.get("ability") == "AL30":
+            node["ability"] = "drained_in_frenzy"
+            if node.get("id") == "AL30":
+                node["id"] = "ALLY-FRENZY-DRAIN"
+        for key, value in node.items():
+            node[key] = _v1_card(value)
+        return node
+    if isinstance(node, list):
+        return [_v1_card(x) for x in node]
+    if isinstance(node, str) and _V1_NAME in node:
+        return node.replace(_V1_NAME, _V2_NAME)
+    return node
+
+
+def _v1_scoreboard(board: Any) -> None:
+    """A v1 scoreboard: `winner` was the team in tag team; now the best player, with the team
+    as `winning_team`; tie notes say who won the tie."""
+    if not isinstance(board, dict) or not isinstance(board.get("rows"), list):
+        return
+    rows = [r for r in board["rows"] if isinstance(r, dict)]
+    teams = board.get("teams")
+    if isinstance(teams, list) and teams:
+        board["winning_team"] = board.get("winner")
+        board["winner"] = rows[0].get("name") if rows else board.get("winner")
+    else:
+        board["winning_team"] = None
+    for row in rows:
+        if isinstance(row.get("tiebreak"), str):
+            row["tiebreak"] = _v2_tie_note(str(row.get("name")), row["tiebreak"], False)
+    for row in teams if isinstance(teams, list) else []:
+        if isinstance(row, dict) and isinstance(row.get("tiebreak"), str):
+            row["tiebreak"] = _v2_tie_note(str(row.get("team")), row["tiebreak"], True)
+
+
+@migration(1)
+def _v1_to_v2(doc: dict[str, Any]) -> dict[str, Any]:
+    """v1 → v2 (issue 9, RULES.md §15 corrected): the Ally with the made-up code AL30 and name
+    'Miguel Chandler, Dancer' becomes ALLY-FRENZY-DRAIN / 'Frenzy-drain Ally' (ability
+    drained_in_frenzy) wherever it is recorded, reasons included; the kind the table played it
+    with stays, as the game was played with it. Final scoreboards gain `winning_team` (the
+    team; `winner` is now the best player) and tie notes that name who won the tie."""
+    doc = _v1_card(doc)
+    for entry in doc.get("entries") or []:
+        for event in (entry.get("events") or []) if isinstance(entry, dict) else []:
+            if isinstance(event, dict) and event.get("type") == "game_ended":
+                _v1_scoreboard(event.get("scoreboard"))
     return doc
 
 
