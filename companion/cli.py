@@ -376,8 +376,8 @@ def _refusal(index: int, kind: str, err: RuleError | ValidationError) -> dict[st
 
 def cmd_play(path: str, as_json: bool, events: bool = False) -> int:
     """Run a game script and print the state (and scoreboard once the game is over); with
-    `events`, every event too. A refused action exits 1: stderr names it, or with `as_json`
-    stdout holds the error and the state just before it.
+    `events`, every event too. A refused action exits 1: stderr names it; with `as_json` stdout
+    also holds the error and the state just before it.
 
     Raises:
         InputError: the script is malformed.
@@ -395,8 +395,7 @@ def cmd_play(path: str, as_json: bool, events: bool = False) -> int:
             error = _refusal(i, kind, err)
             if as_json:
                 _dump({"error": error, **_report(game, events)})
-            else:
-                print(f"action #{i} ({kind}): {error['message']}", file=sys.stderr)
+            print(f"action #{i} ({kind}): {error['message']}", file=sys.stderr)
             return 1
     board = game.scoreboard
     if as_json:

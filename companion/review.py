@@ -12,7 +12,7 @@ from typing import Literal
 from companion.apply import apply_in_place
 from companion.effects import TEXT as EFFECT_TEXT
 from companion.game import Game
-from companion.rules import power, teammates
+from companion.rules import conflict_tie_notes, power, teammates
 from companion.scoring import influence
 from models.common import Clan, Frozen, LocationId, Step, location_name
 from models.events import AnyEvent
@@ -501,7 +501,9 @@ class _Narrator:
                      key=key)
         else:
             seats = [*r.ranking, *(p for p in r.totals if p not in r.ranking)]
-            self.new("conflict", ", ".join(f"{named(p)} {r.totals[p]}" for p in seats), key=key)
+            ties = conflict_tie_notes(self.s, r)
+            self.new("conflict", ", ".join(f"{named(p)} {r.totals[p]}" for p in seats)
+                     + (f" ({'; '.join(ties)})" if ties else ""), key=key)
 
     def game_end(self, e: AnyEvent) -> None:
         board = e.scoreboard

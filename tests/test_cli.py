@@ -130,7 +130,7 @@ def test_refused_action_with_json_prints_the_error_and_the_state_before(capsys, 
     actions = [{"type": "set_first_player", "player": "Ana"},
                {"type": "pick_clan", "player": "Cleo", "clan": "Brujah"}]
     code, out, err = run(capsys, "play", write(tmp_path, script(actions)), "--json")
-    assert code == 1 and err == ""
+    assert code == 1 and err.startswith("action #1 (pick_clan): ")
     doc = json.loads(out)
     assert doc["error"] == {
         "action_index": 1, "action": "pick_clan", "rule": "§2", "player": "Cleo",

@@ -11,7 +11,9 @@ from typing import Any
 import pytest
 
 from companion.catalogue import shipped
+from companion.cli import state_text
 from companion.game import Game
+from companion.review import lines
 from companion.rules import power, present_players, taken_allies
 from tests.helpers import (
     NAMES,
@@ -271,6 +273,17 @@ def test_s1_an_entered_position_holds_one_copy_of_each_card() -> None:
                       locations=[where("1", ally_=twice)])
 
 
+def test_s1_entered_and_won_victims_carry_the_same_id() -> None:
+    """§1: all Victims are alike: one entered in a position without an id, and one won in play,
+    are both the Victim (id VICTIM)."""
+    game = at("1", deployed("Ann", card(3)), deployed("Bo", card(1)))
+    assert victim().get("id") is None
+    assert [c.card.id for c in p(game, "Bo").alliance] == ["VICTIM"]
+    finish_round(game)
+    won = p(game, "Bo").alliance[-1]
+    assert (won.card.id, won.card.name) == ("VICTIM", "Victim")
+
+
 # --- 8. Relics only when their text allows (§13, §15) --------------------------------------------
 
 RESTORE = {"name": "Restoring relic", "influence": 0, "ability": "restore_drained"}
@@ -359,8 +372,10 @@ def test_s1_s8_4_conflict_tie_note_names_the_winner_and_why() -> None:
     game = at("1", deployed("Ann", card(5)), deployed("Bo", card(3), blood=2))
     nxt_events = stay_all(game) + nxt(game) + nxt(game)
     assert ranking_at(nxt_events, "1") == ["Ann", "Bo"]
-    assert loc_state(game, "1").tie_notes == [
-        "Ann wins the tie with Bo on 5 Power: Ann is earlier in turn order"]
+    note = "Ann wins the tie with Bo on 5 Power: Ann is earlier in turn order"
+    assert loc_state(game, "1").tie_notes == [note]
+    assert any(note in line for line in lines(game)), "the review timeline says it too"
+    assert f"tie: {note}" in state_text(game.state), "and the CLI's state text"
     wins_ties = {**ally("Lucky"), "ability": "win_ties"}
     players = [seat("Ann"), seat("Bo", alliance=[member(wins_ties)]), seat("Cy"), seat("Di")]
     game = at("1", deployed("Ann", card(5)), deployed("Bo", card(3), blood=2),

@@ -316,3 +316,101 @@ def test_peek_button_spends_one_blood_and_records_no_identity() -> None:
     click(app.root, f"peek-0-{uid}")
     assert game.state.players[0].blood == 5
     assert game.state.locations[0].positions[1].cards[0].card is None
+
+
+# --- issue 9: pickers offer only possible cards; Relics only when allowed; the partner ------
+
+def _position_app(players: list[dict], deployed: dict | None = None, screen: str = "game",
+                  **extra: object) -> AppState:
+    """The app on a game entered at round 1 Planning (Ann first)."""
+    from models.setup import Position
+
+    victim = {"name": "Victim", "kind": "victim", "influence": 1, "feed": 1, "drain_blood": 3,
+              "drained_influence": 0}
+    full = [{"clan": c, "blood": 6, "influence": 3, "alliance": [{"card": victim}], **p}
+            for p, c in zip(players, ("Brujah", "Gangrel", "Ventrue", "Tremere"), strict=False)]
+    locations = [{"id": i, "ally": {"name": f"Ally {i}", "kind": "human", "influence": 1,
+                                    "feed": 1, "drain_blood": 2, "drained_influence": 0},
+                  "deployed": (deployed or {}).get(i, [])} for i in ("1", "2", "haven")]
+    svc = Service(MemoryGameStore())
+    svc.new_game(Position.model_validate({"players": full, "round": 1, "phase": "planning",
+                                          "ambition": "Ann", "locations": locations, **extra}))
+    app = build(svc)
+    app.screen = screen
+    app.render()
+    return app
+
+
+BR01 = {"power": 6, "kind": "conflict", "id": "BR01", "name": "Bloody Fury", "clan": "Brujah",
+        "effect": "BR01"}
+BR03 = {"power": 4, "kind": "passive", "id": "BR03", "name": "Challenge", "clan": "Brujah",
+        "effect": "BR03"}
+
+
+def test_planning_picker_offers_only_cards_not_already_on_the_table() -> None:
+    """§1/§2: Ann's Bloody Fury is face up at #1, so the picker does not offer it again."""
+    app = _position_app([{"name": n} for n in ("Ann", "Bob", "Cat")],
+                        {"1": [{"player": "Ann", "cards": [{"card": BR01}]}]})
+    click(app.root, "loc-pick-2")
+    assert not has(app.root, "plan-card-BR01") and has(app.root, "plan-card-BR07")
+
+
+def test_reveal_picker_does_not_offer_one_card_twice() -> None:
+    """§1/§2: two face-down cards of Ann: the card picked for the first is not offered for the
+    second."""
+    app = _position_app([{"name": n} for n in ("Ann", "Bob", "Cat")],
+                        {"1": [{"player": "Ann", "cards": [{"face_up": False},
+                                                           {"face_up": False}]},
+                               {"player": "Bob", "cards": [{"card": {"power": 2}}]}]},
+                        phase="resolution", resolution_location="1")
+    click(app.root, "withdraw-ok")
+    first, second = app.legal().face_down[0]
+    click(app.root, f"rev-{first}-BR07")
+    assert not has(app.root, f"rev-{second}-BR07") and has(app.root, f"rev-{second}-BR04")
+
+
+def test_use_the_relic_only_when_its_text_allows() -> None:
+    """§13/§15: at Ann's Planning turn her restoring Relic offers her drained Victim; Cat's
+    unknown Relic may be flipped; Bob's Blood Relic waits for Resolution."""
+    victim = {"name": "Victim", "kind": "victim", "influence": 1, "feed": 1, "drain_blood": 3,
+              "drained_influence": 0}
+    players = [{"name": "Ann", "relic": {"name": "Reviver", "influence": 0,
+                                         "ability": "restore_drained"},
+                "alliance": [{"card": victim, "drained": True}]},
+               {"name": "Bob", "relic": {"name": "Blood Urn", "influence": 2,
+                                         "ability": "blood_each_location"}},
+               {"name": "Cat", "relic": {"name": "Old Coin", "influence": 1}}]
+    app = _position_app(players, screen="table", variants={"relics": True})
+    uid = app.game.state.players[0].alliance[0].uid
+    assert has(app.root, f"relic-use-0-{uid}") and has(app.root, "relic-use-2")
+    assert not has(app.root, "relic-use-1") and not has(app.root, "relic-use-0")
+    click(app.root, f"relic-use-0-{uid}")
+    assert not app.game.state.players[0].alliance[0].drained
+    assert not has(app.root, f"relic-use-0-{uid}")
+
+
+def test_partner_chooses_whether_challenge_reaches_them() -> None:
+    """§13: Cat (team X with Ann) has Challenge face up at #1; Ann's play at #2 asks whether it
+    reaches her; 'yes' costs Ann 1 Blood."""
+    players = [{"name": n, "team": t} for n, t in zip(("Ann", "Bob", "Cat", "Dan"), "XYXY",
+                                                       strict=True)]
+    app = _position_app(players, {"1": [{"player": "Cat", "cards": [{"card": BR03}]}]},
+                        variants={"tag_team": True})
+    click(app.root, "loc-pick-2")
+    click(app.root, "plan-card-BR07")
+    click(app.root, "partner-include")
+    click(app.root, "play")
+    assert app.error is None, app.error
+    assert app.game.state.players[0].blood == 5
+
+
+def test_location_setup_shows_a_cut_name_to_complete() -> None:
+    """§15: the Gain-3 Ally's name is cut in the sources: the form starts from what is known
+    and says to complete it; its kind (Vampire) is known."""
+    app = _position_app([{"name": n} for n in ("Ann", "Bob", "Cat")], phase="feed",
+                        locations=[])
+    click(app.root, "feed")
+    select(app.root, "ally-1", "ALLY-ACQUIRE-3")
+    assert find(app.root, "ally-1-name").value == "…Wainwright, Anarch Intelligence Exchange"
+    assert any("complete it" in x for x in texts(app.root))
+    assert app.draft("allies")["1"]["kind"] == "vampire"
