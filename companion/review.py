@@ -496,7 +496,7 @@ class _Narrator:
             self.new("conflict", "Nobody has clan cards here: no rewards", key=key)
         elif r.outcome == "uncontested":
             seat = r.ranking[0]
-            self.new("conflict", f"Only {named(seat)} has clan cards here "
+            self.new("conflict", f"Only {named(seat)} had clan cards here as Withdraw ended "
                                  f"({r.totals.get(seat, 0)} Power): only the first place counts",
                      key=key)
         else:

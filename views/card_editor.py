@@ -48,6 +48,8 @@ def start_edit(app: AppState, section: str, entry: object | None) -> None:
         for key, _, _ in FIELDS[section]:
             v = getattr(entry, key, None)
             values[key] = "" if v is None else str(v)
+        if not values.get("name") and getattr(entry, "partial_name", None):
+            values["name"] = entry.partial_name  # type: ignore[attr-defined]  # §15: complete it
         values["kind"] = getattr(entry, "kind", None)
     app.drafts["card"] = values
     app.error = None

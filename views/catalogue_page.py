@@ -76,7 +76,9 @@ def details(entry: object) -> str:
 def card_row(app: AppState, section: str, entry: object) -> ft.Control:
     """One card: id and name, values, and what is still unknown (tap to edit)."""
     gaps = missing(entry)
-    name = getattr(entry, "name", None) or "name unknown"
+    cut = getattr(entry, "partial_name", None)
+    name = getattr(entry, "name", None) or (f"{cut} (complete the name)" if cut
+                                            else "name unknown")
     line = details(entry) + (f"\nUnknown: {', '.join(gaps)}" if gaps else "")
     card_id = str(getattr(entry, "id", "?"))
     return tap_row(f"{card_id} · {name}", lambda e: start_edit(app, section, entry),

@@ -22,12 +22,10 @@ def ally_values(a: AllyCard | AllyEntry) -> str:
             f"drained {v(a.drained_influence)}")
 
 
-def _options(app: AppState, legal: Legal, loc: str) -> list[tuple[str, str]]:
-    """Catalogue Allies still possible here: not in an Alliance nor chosen for another Location
-    (each Ally exists once, §1)."""
+def _options(app: AppState, legal: Legal) -> list[tuple[str, str]]:
+    """Catalogue Allies still possible: not already in an Alliance (each Ally exists once, §1;
+    the same Ally given for two Locations is refused when confirmed)."""
     gone = {k.casefold() for k in legal.taken_allies}
-    gone |= {d["id"].casefold() for other, d in app.draft("allies").items()
-             if other != loc and d.get("id") and d["id"] != NEW}
     opts = []
     for a in app.catalogue.allies:
         if a.id.casefold() in gone or (a.name or "").casefold() in gone:
@@ -126,17 +124,20 @@ def location_setup_view(app: AppState, legal: Legal) -> list[ft.Control]:
     """An Ally picker per Location."""
     out: list[ft.Control] = [text("Draw an Ally for each Location and say which it is.", 16,
                                   color=MUTED)]
+    opts = _options(app, legal)
     for loc in app.game.state.locations:
         d = app.draft("allies").get(loc.id)
         parts: list[ft.Control] = [
             heading(location_name(loc.id), 18),
-            dropdown("Ally drawn", _options(app, legal, loc.id), d["id"] if d else None,
+            dropdown("Ally drawn", opts, d["id"] if d else None,
                      lambda v, loc=loc.id: on_ally_pick(app, loc, v), f"ally-{loc.id}")]
         if loc.location_card:
             parts.insert(1, text(f"Location card: {loc.location_card.name}", 15, color=MUTED))
         if d:
             parts += _form(app, loc.id, d)
-        out.append(card(*parts))
+        box = card(*parts)
+        box.key = f"ally-card-{app.game.state.round}-{loc.id}"  # fresh controls each round
+        out.append(box)
     out.append(button("Place these Allies", lambda e: on_allies_confirm(app),
                       ident_="allies-ok"))
     return out

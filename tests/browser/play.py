@@ -2,7 +2,7 @@
 
 import re
 
-from tests.browser.harness import UI
+from tests.browser.harness import UI, sel
 
 SETTLE_MS = 120
 
@@ -45,10 +45,21 @@ def pick(ui: UI, identifier: str) -> None:
     ui.page.wait_for_timeout(SETTLE_MS)
 
 
+def _label(ui: UI, identifier: str) -> str:
+    """A control's text, or '?' if it left the screen meanwhile (one copy of each card: a card
+    picked for one face-down card is no longer offered for the next, §1/§2)."""
+    loc = ui.page.locator(sel(identifier)).first
+    try:
+        return loc.inner_text(timeout=1000).strip()
+    except Exception:
+        return "?"
+
+
 def pick_card(ui: UI, prefix: str, k: int) -> None:
     """Choose a card from a picker; type a Power when the app asks for it."""
+    ui.page.wait_for_timeout(SETTLE_MS)  # a pick for another card may have redrawn this picker
     cards = [i for i in ids(ui) if i.startswith(prefix + "-") and not i.endswith("-power")]
-    known = [i for i in cards if not ui.read(i).endswith("?")]  # printed Power known
+    known = [i for i in cards if not _label(ui, i).endswith("?")]  # printed Power known
     pool = known or cards
     pick(ui, pool[k % len(pool)])
     if ui.has(f"{prefix}-power"):
@@ -64,6 +75,7 @@ class Referee:
         self.allies = ally_options
         self.withdrew = False
         self.rounds_placed = 0
+        self.used: set[str] = set()
 
     def step(self) -> str:
         ui = self.ui
@@ -73,10 +85,15 @@ class Referee:
         if "feed" in on:
             act(ui, "feed")
         elif "allies-ok" in on:
-            for i, loc in enumerate(x.removeprefix("ally-") for x in on
-                                    if re.fullmatch(r"ally-(1|2|3|haven)", x)):
-                ui.choose(f"ally-{loc}", self.allies[(i + self.rounds_placed) % len(self.allies)])
-                ui.page.wait_for_timeout(SETTLE_MS)
+            # The Feed screen before was scrolled; the accessibility tree can keep that offset
+            # on this shorter screen, so taps by id would land one menu too low. Going to the
+            # table and back redraws it from the top.
+            pick(ui, "nav-table")
+            pick(ui, "nav-table")
+            ui.wait("allies-ok")
+            for loc in (x.removeprefix("ally-") for x in on
+                        if re.fullmatch(r"ally-(1|2|3|haven)", x)):
+                self.choose_ally(f"ally-{loc}")
             self.rounds_placed += 1
             act(ui, "allies-ok")
         elif "hands-ok" in on:
@@ -104,8 +121,25 @@ class Referee:
         elif "continue" in on:
             act(ui, "continue")
         else:
-            raise AssertionError(f"nothing to tap; on screen: {on}")
+            error = ui.read("error") if "error" in on else ""
+            raise AssertionError(f"nothing to tap; on screen: {on} {error}")
         return "ok"
+
+    def choose_ally(self, identifier: str) -> None:
+        """Pick an Ally not used yet in this game (each Ally exists once, §1) among the options
+        the open menu shows (a long menu builds only the items in view)."""
+        ui = self.ui
+        ui.on_screen(identifier)
+        ui.tap(identifier)
+        ui.page.wait_for_timeout(SETTLE_MS)
+        for name in self.allies:
+            item = ui.page.get_by_role("button", name=name, exact=True)
+            if name not in self.used and item.count():
+                item.last.click()
+                self.used.add(name)
+                ui.page.wait_for_timeout(SETTLE_MS)
+                return
+        raise AssertionError(f"no unused Ally among the options shown for {identifier}")
 
     def planning_turn(self, on: list[str]) -> None:
         ui, k = self.ui, self.plays

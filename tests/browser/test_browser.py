@@ -15,7 +15,10 @@ from tests.browser.play import Referee, act, ids, pick
 pytestmark = pytest.mark.flaky(reruns=2, reruns_delay=2)
 
 ALLIES = [("T-DOCK", "Dock Boss"), ("T-NURSE", "Night Nurse"), ("T-PRIEST", "Old Priest"),
-          ("T-CLERK", "Hotel Clerk")]
+          ("T-CLERK", "Hotel Clerk"), ("T-COP", "Beat Cop"), ("T-DJ", "Club DJ"),
+          ("T-CABBIE", "Night Cabbie"), ("T-MEDIC", "Ward Medic"), ("T-BARMAN", "Barman"),
+          ("T-COURIER", "Courier")]
+"""Allies the table draws: at least 3 a round for 3 rounds, as each Ally exists once (§1)."""
 
 
 def seed_catalogue(data_dir: Path) -> None:
