@@ -31,11 +31,10 @@ or says who has chosen (only "k of n").
 from pydantic import BaseModel, ConfigDict
 
 from companion import collect
-from companion.engine import blood_relic_window, seat_of
+from companion.engine import seat_of
 from companion.errors import AccessError
 from companion.game import Game
-from companion.legal import Legal
-from companion.rules import current_player
+from companion.legal import Legal, relic_users
 from models.commands import AnyCommand
 from models.common import location_name
 from models.state import GameState
@@ -80,15 +79,8 @@ def _refuse(role: Role, state: GameState, action: str, reason: str) -> AccessErr
 
 
 def relic_usable(state: GameState, player: int) -> bool:
-    """Whether the player's Relic may be used now (§13, §15)."""
-    p = state.players[player]
-    if p.relic is None or p.relic_used or p.eliminated or state.phase in ("setup", "game_over"):
-        return False
-    if p.relic.ability == "restore_drained":
-        return state.phase == "planning" and current_player(state) == player
-    if p.relic.ability == "blood_each_location":
-        return blood_relic_window(state)
-    return True
+    """Whether the player's Relic may be used now (§13, §15; `legal.relic_users`)."""
+    return player in relic_users(state)[0]
 
 
 def check_command(role: Role, command: AnyCommand, game: Game, pending: Pending | None) -> None:

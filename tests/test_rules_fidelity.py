@@ -12,6 +12,7 @@ import pytest
 
 from companion.catalogue import shipped
 from companion.cli import state_text
+from companion.errors import RuleError
 from companion.game import Game
 from companion.review import lines
 from companion.rules import power, present_players, taken_allies
@@ -384,3 +385,22 @@ def test_s1_s8_4_conflict_tie_note_names_the_winner_and_why() -> None:
     assert ranking_at(events, "1") == ["Bo", "Ann"]
     assert loc_state(game, "1").tie_notes == [
         "Bo wins the tie with Ann on 5 Power: Bo holds the Ally that wins all ties"]
+
+
+# --- formats: a card named by place (player/location/n) -----------------------------------------
+
+def test_cards_named_by_player_location_and_place() -> None:
+    """docs/formats.md: 'Ann/1/2' is Ann's 2nd card at Location #1, so a script names a
+    face-down card without knowing its uid."""
+    game = position_game(4, phase="resolution", resolution_location="1", locations=[
+        where("1", deployed("Ann", card(3), None), deployed("Bo", None))])
+    game.play({"type": "choose_withdraw"})
+    for bad in ("Ann/1/3", "Zed/1/1", "Ann/9/1", "Ann/1/0", "Ann/1/x"):
+        with pytest.raises(RuleError, match="§"):
+            game.play({"type": "reveal", "cards": {bad: card(1), "1/1/1": card(2)}})
+    game.play({"type": "reveal", "cards": {"Ann/1/2": card(4), "1/1/1": card(2)}})
+    ann, bo = (loc_state(game, "1").positions[i].cards for i in (0, 1))
+    assert (ann[1].card.power, bo[0].card.power) == (4, 2)
+    game.play({"type": "apply_effect", "action": "power", "player": "Ann", "card": "Ann/1/1",
+               "amount": 1, "reason": "a boost"})
+    assert loc_state(game, "1").positions[0].cards[0].modifiers[0].amount == 1

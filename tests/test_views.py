@@ -112,8 +112,11 @@ def test_unknown_ally_values_are_asked_and_remembered(app: AppState) -> None:
     click(app.root, "ally-2-human")
     for key in ("influence", "feed", "drain_blood", "drained_influence"):
         type_in(app.root, f"ally-2-{key}", "1")
-    offered = [o.key for o in find(app.root, "ally-haven").options]
-    assert "AL14" not in offered and "ALLY-WIN-TIES" in offered, "each Ally exists once (§1)"
+    select(app.root, "ally-haven", "AL14")  # the same Ally twice: refused (§1)
+    for key in ("influence", "feed", "drain_blood", "drained_influence"):
+        type_in(app.root, f"ally-haven-{key}", "2")
+    click(app.root, "allies-ok")
+    assert app.error and "each Ally exists once (§1)" in app.error
     select(app.root, "ally-haven", "ALLY-WIN-TIES")
     type_in(app.root, "ally-haven-name", "Lucky Gambler")
     click(app.root, "ally-haven-human")
@@ -336,8 +339,7 @@ def _position_app(players: list[dict], deployed: dict | None = None, screen: str
     svc.new_game(Position.model_validate({"players": full, "round": 1, "phase": "planning",
                                           "ambition": "Ann", "locations": locations, **extra}))
     app = build(svc)
-    app.screen = screen
-    app.render()
+    app.go(screen)
     return app
 
 
