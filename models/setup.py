@@ -176,7 +176,7 @@ class Position(Frozen):
     turns_taken: int = Field(default=0, ge=0, le=5)
     """Planning: turns every player has already taken this round (players before
     `planning_player` in turn order have taken one more)."""
-    planning_player: str | None = None
+    planning_player: str | None = Field(default=None, max_length=30)
     """Planning: whose turn it is, when the position is entered in the middle of a lap of
     turns; players before them in turn order (from the Ambition holder) have taken
     `turns_taken` + 1 turns (§7). Omitted: the first player in turn order."""
