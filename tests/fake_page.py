@@ -14,6 +14,7 @@ class FakePage:
         self.updates = 0
         self.on_route_change: Any = None
         self.on_view_pop: Any = None
+        self.data: Any = None
 
     def navigate(self, route: str) -> None:
         """Like Flet: the browser shows the address, then echoes a route change."""
