@@ -111,7 +111,7 @@ def board_view(app: AppState) -> list[ft.Control]:
             body.append(card(text("Just happened", 18, color=MUTED),
                              *[text(line, 22) for line in lines[:8]], ident_="board-news"))
     if s.phase == "resolution" and s.location is not None:
-        body += power_table(s, s.location)
+        body += power_table(s, s.location, scale=1.5)
     body.append(_pools(s))
     if s.locations and s.round:
         body.append(ft.ResponsiveRow([_location(s, i) for i in range(len(s.locations))],

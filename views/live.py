@@ -92,10 +92,11 @@ class LiveSync:
     def __init__(self, page: Any, app: AppState, sync: Callable[[], None], *,
                  on_end: Callable[[], None] | None = None) -> None:
         self.page, self.app, self.sync, self.on_end = page, app, sync, on_end
-        try:
-            self.loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
-        except RuntimeError:
-            self.loop = None  # a test page: changes are drawn at once, in the caller's thread
+        self.loop: asyncio.AbstractEventLoop | None = None
+        """The server's event loop (Flet calls `main` in it); None for a test page, whose
+        changes are drawn at once, in the caller's thread."""
+        if isinstance(page, ft.Page):
+            self.loop = asyncio.get_running_loop()
         self.unsubscribe: Callable[[], None] | None = None
         self.pending = False
         self.awake = False
