@@ -25,6 +25,9 @@ EFFECT_STEP: dict[str, Step] = {
 }
 """The step at which each automated Active card acts."""
 
+EFFECT_STEPS = ("preparation", "conflict", "aftermath")
+"""Resolution steps at which Active cards act."""
+
 OPTIONAL = {"NO07", "TR05"}
 """Effects the owner may decline ('may')."""
 
@@ -80,6 +83,30 @@ def due_effects(state: GameState) -> list[DueEffect]:
                                  text=TEXT[key], optional=key in OPTIONAL, can_accept=can,
                                  teammate_choice=mate))
     return due
+
+
+def by_hand(state: GameState) -> list[str]:
+    """Face-up cards at the Location being resolved that act at this step but that the app
+    does not apply: the referee applies them by hand (§8.3–§8.5)."""
+    if state.phase != "resolution" or state.step not in EFFECT_STEPS:
+        return []
+    loc = state.locations[state.location_index]
+    return [f"{state.players[seat].name}'s {card.card.label()}"
+            for seat in present_players(state, loc) for card in loc.positions[seat].cards
+            if card.face_up and card.card and card.card.kind == state.step
+            and card.card.effect not in EFFECT_STEP]
+
+
+def unknown_timing(state: GameState) -> list[str]:
+    """Face-up cards at the Location being resolved whose kind the table never told the app:
+    whether and when they act is unknown to it."""
+    if state.phase != "resolution":
+        return []
+    loc = state.locations[state.location_index]
+    return [f"{state.players[seat].name}'s {card.card.label()}"
+            for seat in present_players(state, loc) for card in loc.positions[seat].cards
+            if card.face_up and card.card and card.card.kind is None
+            and card.card.effect is None]
 
 
 def next_effects(state: GameState) -> list[DueEffect]:

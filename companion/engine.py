@@ -606,6 +606,15 @@ def _next_step(ctx: Ctx, cmd: NextStep) -> None:
         d = due[0]
         raise ctx.fail(f"§8 {s.step}", f"resolve {d.label} of {ctx.name(d.owner)} first "
                                         "(or decline it, if optional)", error=PhaseError)
+    index = s.location_index
+    _advance(ctx, loc)
+    if cmd.through:
+        _go_through(ctx, index)
+
+
+def _advance(ctx: Ctx, loc: LocationState) -> None:
+    """From Preparation, Conflict or Aftermath to what comes next (§8.3–§8.5)."""
+    s = ctx.state
     if s.step == "preparation":
         _enter_step(ctx, s.location_index, "conflict")
     elif s.step == "conflict":
@@ -613,6 +622,21 @@ def _next_step(ctx: Ctx, cmd: NextStep) -> None:
         _enter_step(ctx, s.location_index, "aftermath")
     else:
         _after_location(ctx, loc)
+
+
+def _go_through(ctx: Ctx, index: int) -> None:
+    """Pass the steps of Location `index` that have nothing for the table (`through`)."""
+    s = ctx.state
+    while (s.phase == "resolution" and s.location_index == index and not s.awaiting
+           and s.step in ("preparation", "conflict", "aftermath")):
+        first = effects.next_effects(s)
+        if first and all(d.optional and not d.can_accept for d in first):
+            for d in first:  # an effect that cannot apply is ignored (§14)
+                effects.resolve(ctx, d, False, False)
+            continue
+        if first or effects.by_hand(s):
+            return
+        _advance(ctx, s.locations[index])
 
 
 def _after_location(ctx: Ctx, loc: LocationState) -> None:

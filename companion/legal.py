@@ -5,10 +5,12 @@ The UI builds its buttons from this; it never re-implements a rule.
 
 from companion.effects import (
     DueEffect,
+    by_hand,
     due_effects,
     next_effects,
     partner_challenge,
     play_triggers,
+    unknown_timing,
 )
 from companion.engine import (
     blood_relic_window,
@@ -108,6 +110,12 @@ class Legal(Frozen):
     taken_allies: list[str] = []
     """Allies (catalogue id, else name) in an Alliance or at a Location: Location Setup may not
     lay them (§1)."""
+    by_hand: list[str] = []
+    """Resolution: face-up cards here that act at this step but that the app does not apply
+    (the referee applies them by hand), e.g. "Ann's Hunt (2)"."""
+    unknown_timing: list[str] = []
+    """Resolution: face-up cards here whose kind the app was never told (it cannot know
+    whether or when they act)."""
 
 
 def relic_users(state: GameState) -> tuple[list[int], dict[int, list[str]]]:
@@ -266,7 +274,8 @@ def _resolution(s: GameState, base: dict) -> Legal:
     return Legal(**base, step=s.step, location=loc.id, prompt=prompt,
                  present=here, face_down=face_down, due=due,
                  next_due=[d.uid for d in nxt], awaiting=s.awaiting, take_back=take_back,
-                 taken_cards=taken_cards(s), **_with(cmds, s), **_peek(s))
+                 taken_cards=taken_cards(s), by_hand=by_hand(s),
+                 unknown_timing=unknown_timing(s), **_with(cmds, s), **_peek(s))
 
 
 def _peek(s: GameState) -> dict:

@@ -203,6 +203,10 @@ class NextStep(Command):
     """Finish the current Resolution step and go on (§8)."""
 
     type: Literal["next_step"] = "next_step"
+    through: bool = False
+    """Go on through this Location's later steps while none has anything for the table:
+    stop at a step with an effect due, a card of that step the app does not apply, or an
+    after-Location choice; an effect that cannot apply is skipped (§14)."""
 
 
 AnyCommand = Annotated[
