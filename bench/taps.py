@@ -3,9 +3,9 @@
 A whole 4-player game is played at phone size (390×844) through the served app, with the same
 decisions every run (Locations, faces, cards, Blood, one Withdraw in round 2). Before each tap
 the counter checks, as a person's eyes would, whether the control is inside the visible part of
-its scroll view: if not, it counts the swipes needed to bring it there (one swipe moves about
-three quarters of the visible height; a control Flutter has not even laid out counts one swipe
-per screen scrolled to find it).
+its scroll view: if not, it counts the swipes needed to bring it there (one swipe moves at most
+three quarters of the visible height) and scrolls as a person would, until the control sits
+about mid-screen; a control Flutter has not even laid out counts one swipe more.
 
 - tap: a button, a chip, a list row, focusing a text box, opening a dropdown and picking in it
   (two taps);
@@ -54,12 +54,12 @@ VISIBLE = """(s) => {
   const r = e.getBoundingClientRect();
   let p = e.parentElement;
   while (p && !(p.getAttribute('style') || '').includes('scrollbar-width')) p = p.parentElement;
-  if (!p) return {dy: 0, view: window.innerHeight};
+  if (!p) return {dy: 0, view: window.innerHeight, h: r.height};
   const v = p.getBoundingClientRect();
   let dy = 0;
   if (r.top < v.top) dy = r.top - v.top;
   else if (r.bottom > v.bottom) dy = r.bottom - v.bottom;
-  return {dy: dy, view: v.height};
+  return {dy: dy, view: v.height, h: r.height};
 }"""
 
 
@@ -89,13 +89,15 @@ class Counter:
         self.turns = 0
         self.rounds_placed = 0
         self.withdrew = False
+        self.swiped: list[tuple[str, str, int, int]] = []
+        """Each control that needed swipes: where, its id, how far (px), swipes."""
 
     # --- what a person does ---------------------------------------------------------------
 
     def where(self) -> str:
-        if not self.ui.has("status"):
-            return "setup"
-        m = re.match(r"Round (\d)", self.ui.read("status"))
+        """The round on screen (in the status line or the prompt), or 'setup'."""
+        said = " ".join(self.ui.read(i) for i in ("status", "prompt") if self.ui.has(i))
+        m = re.search(r"[Rr]ound (\d)", said)
         return f"round {m.group(1)}" if m else "setup"
 
     def look(self, identifier: str) -> None:
@@ -109,7 +111,15 @@ class Counter:
             if seen is None:
                 raise AssertionError(f"{identifier!r} is not on screen: {self.ids()}")
         if seen["dy"]:
-            c["swipes"] += math.ceil(abs(seen["dy"]) / (0.75 * seen["view"]))
+            n = math.ceil(abs(seen["dy"]) / (0.75 * seen["view"]))
+            c["swipes"] += n
+            self.swiped.append((self.where(), identifier, round(seen["dy"]), n))
+            # as a person does: swipe until the control sits about mid-screen
+            dy, sign = abs(seen["dy"]), 1 if seen["dy"] > 0 else -1
+            move = min(n * 0.75 * seen["view"], dy + 0.5 * seen["view"] - seen["h"])
+            ui.page.mouse.move(195, 400)
+            ui.page.mouse.wheel(0, sign * max(dy, move))
+            ui.page.wait_for_timeout(250)
 
     def tap(self, identifier: str, wait: bool = True) -> None:
         self.look(identifier)
@@ -219,30 +229,41 @@ class Counter:
 
     def allies(self, on: list[str]) -> None:
         locs = [x.removeprefix("ally-") for x in on if re.fullmatch(r"ally-(1|2|3|haven)", x)]
-        dropdowns = self.ui.page.locator(f"{sel('ally-1')} input").count() == 0 and \
-            "ally-1-row" not in on
-        if dropdowns:
+        taps = any(re.fullmatch(r"ally-\w+-pick-.+", x) for x in on)  # lists to tap
+        if not taps:
             self.refresh()
         for i, loc in enumerate(locs):
             k = (i + self.rounds_placed) % len(ALLIES)
-            if self.scenario == "later":
+            if taps:
+                self.tap(f"ally-{loc}-pick-{ALLIES[k][0] if self.scenario == 'later' else 'new'}")
+            elif self.scenario == "later":
                 self.choose(f"ally-{loc}", f"{ALLIES[k][1]} (Inf 2 · Feed 1 · Drain +2 · "
                                            "drained 0)")
             else:
                 self.choose(f"ally-{loc}", "A new Ally (type it in)")
-                self.type(f"ally-{loc}-name", f"Ally {self.rounds_placed + 1}{loc}")
-                self.tap(f"ally-{loc}-{NEW_ALLY['kind']}")
-                for key in ("influence", "feed", "drain_blood", "drained_influence"):
-                    self.type(f"ally-{loc}-{key}", NEW_ALLY[key])
+            if self.scenario == "first":
+                self.new_ally(loc, taps)
         self.rounds_placed += 1
         self.tap("allies-ok")
+
+    def new_ally(self, loc: str, taps: bool) -> None:
+        """An Ally the catalogue does not hold: its name and printed values."""
+        self.type(f"ally-{loc}-name", f"Ally {self.rounds_placed + 1}{loc}")
+        self.tap(f"ally-{loc}-{NEW_ALLY['kind']}")
+        for key in ("influence", "feed", "drain_blood", "drained_influence"):
+            if taps:
+                self.tap(f"ally-{loc}-{key}-{NEW_ALLY[key]}")
+            else:
+                self.type(f"ally-{loc}-{key}", NEW_ALLY[key])
 
     def card(self, prefix: str, k: int) -> None:
         """Pick a clan card (the k-th of the picker); type its Power when asked."""
         cards = [i for i in self.ids() if i.startswith(prefix + "-")
-                 and not i.endswith(("-power", "-name"))]
+                 and not re.search(r"-(power.*|name|chosen)$", i)]
         self.tap(cards[k % len(cards)])
-        if self.ui.has(f"{prefix}-power"):
+        if self.ui.has(f"{prefix}-power-3"):
+            self.tap(f"{prefix}-power-3")
+        elif self.ui.has(f"{prefix}-power"):
             self.type(f"{prefix}-power", "3")
 
     def planning(self, on: list[str]) -> None:
@@ -250,13 +271,19 @@ class Counter:
         self.turns += 1
         locs = [i for i in on if i.startswith("loc-pick-")]
         self.tap(locs[k % len(locs)])
-        if k % 5 == 4 and "face-down" in on and self.enabled("face-down"):
-            self.tap("face-down")
-        else:
-            self.card("plan-card", 2 + k)
+        down = k % 5 == 4 and "face-down" in on and self.enabled("face-down")
+        steps = [lambda: self.tap("face-down") if down else self.card("plan-card", 2 + k)]
         if self.ui.has("blood-1"):
-            self.tap("blood-1")
+            steps.append(lambda: self.tap("blood-1"))
+        if len(steps) == 2 and self.y("blood-1") < self.y("face-down"):
+            steps.reverse()  # a person follows the form from top to bottom
+        for step in steps:
+            step()
         self.tap("play")
+
+    def y(self, identifier: str) -> float:
+        box = self.ui.page.locator(sel(identifier)).first.bounding_box()
+        return box["y"] if box else 0.0
 
     def enabled(self, identifier: str) -> bool:
         return self.ui.page.locator(f"{sel(identifier)} [aria-disabled='true'], "
@@ -273,7 +300,7 @@ class Counter:
         self.tap("withdraw-ok")
 
 
-def run(scenario: str) -> dict[str, dict[str, int]]:
+def run(scenario: str, show_swipes: bool = False) -> dict[str, dict[str, int]]:
     """Play one game; counts per round (and 'setup')."""
     from playwright.sync_api import sync_playwright
 
@@ -286,9 +313,13 @@ def run(scenario: str) -> dict[str, dict[str, int]]:
                 browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True,
                                              args=LAUNCH_ARGS)
                 ui = UI(browser, server)
+                counter = Counter(ui, scenario)
                 try:
-                    return Counter(ui, scenario).play()
+                    return counter.play()
                 finally:
+                    if show_swipes:
+                        for where, ident, dy, n in counter.swiped:
+                            print(f"swipe {where:8} {ident:28} {dy:+5} px  x{n}")
                     ui.close()
                     browser.close()
         finally:
@@ -310,13 +341,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scenario", choices=["later", "first", "both"], default="both")
     parser.add_argument("--json", action="store_true", help="print the counts as JSON")
+    parser.add_argument("--swipes", action="store_true", help="list every swipe counted")
     args = parser.parse_args()
     if why := missing():
         print(f"skipped: {why}")
         return
     out = {}
     for scenario in (["later", "first"] if args.scenario == "both" else [args.scenario]):
-        out[scenario] = run(scenario)
+        out[scenario] = run(scenario, args.swipes)
         if not args.json:
             report(scenario, out[scenario])
     if args.json:

@@ -125,6 +125,8 @@ class _Draft:
     """Frenzy: Influence the causer gains, with why."""
     slots: dict[str, int] = field(default_factory=dict)
     """Index in `parts` of the clause each gathering verb writes."""
+    what: str = ""
+    """An effect's description, said only when nothing after it tells what it did."""
 
     def gather(self, verb: str, label: str, rest: str) -> None:
         """Add 'verb A and B rest' as one clause, merging labels of the same verb."""
@@ -161,7 +163,7 @@ class _Draft:
             return f"{self.head} {_and(self.parts)}"
         if kind in LISTED:
             return ": ".join(x for x in [self.head, ", ".join(self.parts)] if x)
-        return "; ".join(x for x in [self.head, *self.parts] if x)
+        return "; ".join(x for x in [self.head + self.what, *self.parts] if x)
 
 
 class _Narrator:
@@ -172,6 +174,10 @@ class _Narrator:
         self.drafts: list[_Draft] = []
         self.s: GameState = game.state_at(0)
         self.action = -1
+        self.through = False
+        """The action is a `next_step` with `through`: say which steps it passed."""
+        self.passing: tuple[str, int] | None = None
+        """A step entered during such an action, with the drafts count when it began."""
 
     def name(self, seat: int | None) -> str:
         if seat is None or not 0 <= seat < len(self.s.players):
@@ -184,6 +190,9 @@ class _Narrator:
 
     def new(self, kind: str, head: str = "", player: int | None = None,
             key: Key | None = None) -> _Draft:
+        last = self.drafts[-1] if self.drafts else None
+        if last is not None and last.action == self.action and last.kind == "effect":
+            last.what = ""  # what follows tells what the effect did
         draft = _Draft(self.action, key or _key(self.s), kind, player, head)
         self.drafts.append(draft)
         return draft
@@ -200,13 +209,22 @@ class _Narrator:
 
     def run(self) -> list[_Draft]:
         self.start(self.game.start_events[0])
-        for i, action in enumerate(self.game.actions):
-            self.action = i
-            self.s = self.game.state_at(i).model_copy(deep=True)
-            for event in action.events:
-                self.event(event)
-                apply_in_place(self.s, event)
+        for i in range(len(self.game.actions)):
+            self.run_one(i)
         return self.drafts
+
+    def run_one(self, i: int) -> list[_Draft]:
+        """Tell action `i` (its drafts are added to `drafts` and returned)."""
+        action = self.game.actions[i]
+        self.action = i
+        self.s = self.game.state_at(i).model_copy(deep=True)
+        self.through = action.command.type == "next_step" and action.command.through
+        self.passing = None
+        first = len(self.drafts)
+        for event in action.events:
+            self.event(event)
+            apply_in_place(self.s, event)
+        return self.drafts[first:]
 
     def start(self, e: AnyEvent) -> None:
         s = self.s
@@ -226,6 +244,8 @@ class _Narrator:
 
     def event(self, e: AnyEvent) -> None:
         s, n = self.s, self.name
+        if e.type in ("round_ended", "game_ended", "phase_started"):
+            self.passed()
         match e.type:
             case "first_player_chosen":
                 how = " (drawn at random)" if e.random else ""
@@ -255,8 +275,10 @@ class _Narrator:
                 d.items[n(e.player)] = [str(e.delta)]
             case "card_played":
                 what = f"{e.card.label()} face up" if e.face_up and e.card else "a card face down"
-                self.new("play", f"{self.named(e.player)} plays {what} at "
-                                 f"{location_name(e.location)}", e.player)
+                d = self.new("play", f"{self.named(e.player)} plays {what} at "
+                                     f"{location_name(e.location)}", e.player)
+                if not e.face_up:
+                    d.parts.append("spends 1 Blood for it")
             case "blood_deployed":
                 self.deployed(e)
             case "diablerie_flipped":
@@ -312,9 +334,10 @@ class _Narrator:
             case "blood_returned":
                 if s.awaiting == "take_back_blood":
                     d = self.find("take_back") or self.new("take_back")
-                    d.parts.append(f"{n(e.player)} takes back {e.amount} Blood")
+                    d.parts.append(f"{n(e.player)} takes back {e.amount} Blood to their Pool")
                 else:
-                    self.moving(e.player).parts.append(f"takes back {e.amount} Blood")
+                    self.moving(e.player).parts.append(f"takes back {e.amount} Blood to their "
+                                                       "Pool")
             case "power_modified":
                 self.power_modified(e)
             case "conflict_resolved":
@@ -353,8 +376,13 @@ class _Narrator:
                 card = _deployed(s, e.uid)
                 key = card.card.effect if card and card.card else None
                 what = f" — {EFFECT_TEXT[key]}" if key in EFFECT_TEXT and e.accepted else ""
+                if not e.accepted and self.through:
+                    self.new("effect", f"{n(e.player)}'s {_label(card)} cannot apply here and "
+                                       "is skipped (§14)", e.player)
+                    return
                 verb = "resolves" if e.accepted else "declines"
-                self.new("effect", f"{n(e.player)} {verb} {_label(card)}{what}", e.player)
+                self.new("effect", f"{n(e.player)} {verb} {_label(card)}",
+                         e.player).what = what
             case "awaiting_choice":
                 if e.choice == "take_back_blood":
                     loc = s.locations[s.location_index]
@@ -363,10 +391,25 @@ class _Narrator:
                                           "Deployed Blood here")
             case "note_added":
                 self.new("note", e.text)
-            case _:  # phase_started, step_started: the group titles show them
+            case "step_started":
+                self.passed()
+                if self.through:
+                    self.passing = (e.step, len(self.drafts))
+            case _:  # phase_started: the group titles show it
                 pass
 
     # --- helpers for the richer events ---------------------------------------------------------
+
+    def passed(self) -> None:
+        """A step a `through` action entered and left with nothing told: say so."""
+        if self.passing is None:
+            return
+        step, count = self.passing
+        self.passing = None
+        if step in ("preparation", "aftermath") and len(self.drafts) == count:
+            loc = self.s.locations[self.s.location_index]
+            self.new("skip", f"{step.capitalize()}: no effect due at {location_name(loc.id)}",
+                     key=(self.s.round, "resolution", loc.id, step))
 
     def attach(self, part: str, kind: str, player: int | None = None) -> None:
         """Add to this action's Frenzy/Drain (of `player`) or Conflict entry, or stand alone."""
@@ -444,8 +487,8 @@ class _Narrator:
             return
         d = self.find("play", e.player)
         if d:
-            d.parts.append(f"+{e.amount} Blood from the Bank for flipped Diablerie"
-                           if e.from_bank else f"+{e.amount} Blood")
+            d.parts.append(f"deploys {e.amount} Blood from the Bank for flipped Diablerie"
+                           if e.from_bank else f"deploys {e.amount} Blood")
         else:
             self.new("play", f"{self.name(e.player)} deploys {e.amount} Blood at {where}",
                      e.player)
@@ -546,6 +589,82 @@ def timeline(game: Game) -> list[TimelineGroup]:
         entries.append(TimelineEntry(action=d.action, kind=d.kind.split(":")[0], text=text))
     close()
     return groups
+
+
+def told(game: Game, index: int = -1) -> list[str]:
+    """What one action did (the last by default), one sentence per thing that changed: every
+    Blood, Influence, Diablerie and card movement, with player and amount.
+
+    Raises:
+        IndexError: no such action.
+    """
+    i = range(len(game.actions))[index]
+    return _sentences(_Narrator(game).run_one(i))
+
+
+def told_each(game: Game) -> list[list[str]]:
+    """`told` for every action of the game, in order (one pass over the game)."""
+    out: list[list[_Draft]] = [[] for _ in game.actions]
+    for d in _Narrator(game).run():
+        if d.action >= 0:
+            out[d.action].append(d)
+    return [_sentences(drafts) for drafts in out]
+
+
+def _sentences(drafts: list[_Draft]) -> list[str]:
+    """The drafts' sentences; when they span several Locations, each names its own."""
+    places = {d.key[2] for d in drafts if d.text()}
+    out = []
+    for d in drafts:
+        if not (text := d.text()):
+            continue
+        loc = d.key[2]
+        if len(places) > 1 and loc is not None and not text.startswith(location_name(loc)):
+            text = f"{location_name(loc)}: {text}"
+        out.append(text)
+    return out
+
+
+def headline(game: Game, index: int = -1, sentences: list[str] | None = None) -> str:
+    """One line naming an action (the last by default): its first sentence, or what the
+    command did when it moved nothing (e.g. "Went on to Conflict at Location #1").
+
+    Raises:
+        IndexError: no such action.
+    """
+    i = range(len(game.actions))[index]
+    said = told(game, i) if sentences is None else sentences
+    if said:
+        return said[0]
+    return command_line(game.state_at(i), game.actions[i].command, game.state_at(i + 1))
+
+
+def command_line(before: GameState, command: object, after: GameState | None = None) -> str:
+    """A few words on a command, from the state it was played in (and the one it led to)."""
+    t = getattr(command, "type", "")
+
+    def who() -> str:
+        ref = getattr(command, "player", None)
+        if isinstance(ref, int) and 0 <= ref < len(before.players):
+            return before.players[ref].name
+        return str(ref) if ref is not None else "?"
+
+    if t == "next_step" and after is not None:
+        if after.phase == "resolution" and after.step:
+            where = location_name(after.locations[after.location_index].id)
+            return f"Went on to {after.step.capitalize()} at {where}"
+        return f"Went on to {PHASE_TITLES.get(after.phase, after.phase)}"
+    words = {
+        "play_card": f"{who()} played a card", "drain": f"{who()} drained a card",
+        "pass_turn": f"{who()} passed", "use_relic": f"{who()} used their Relic",
+        "pick_clan": f"{who()} picked a clan", "pick_relic": f"{who()} drafted a Relic",
+        "choose_withdraw": "Stay/Withdraw revealed", "reveal": "Face-down cards turned up",
+        "finish_hand_building": "Hands built", "feed": "Feed", "next_step": "Next step",
+        "place_allies": "Allies placed", "resolve_effect": "Card effect resolved",
+        "apply_effect": f"Effect on {who()}", "take_back_blood": "Blood taken back",
+        "peek": f"{who()} looked at a face-down card",
+    }
+    return words.get(t, t.replace("_", " ").capitalize())
 
 
 def lines(game: Game) -> list[str]:

@@ -7,7 +7,8 @@ from typing import Any
 class FakePage:
     """Records the view stack and the addresses pushed; route changes are sent by the test."""
 
-    def __init__(self, route: str = "/") -> None:
+    def __init__(self, route: str = "/", width: float | None = None,
+                 height: float | None = None) -> None:
         self.route = route
         self.views: list[Any] = []
         self.pushed: list[str] = []
@@ -15,6 +16,24 @@ class FakePage:
         self.on_route_change: Any = None
         self.on_view_pop: Any = None
         self.data: Any = None
+        self.on_resize: Any = None
+        self.width, self.height = width, height
+        self.dialogs: list[Any] = []
+        """Dialogs shown and not closed, oldest first."""
+
+    def show_dialog(self, dialog: Any) -> None:
+        dialog.open = True
+        self.dialogs.append(dialog)
+
+    def pop_dialog(self) -> Any:
+        dialog = self.dialogs.pop()
+        dialog.open = False
+        return dialog
+
+    def resize(self, width: float, height: float) -> None:
+        """The window or browser changed size."""
+        self.width, self.height = width, height
+        self.on_resize(SimpleNamespace(width=width, height=height))
 
     def navigate(self, route: str) -> None:
         """Like Flet: the browser shows the address, then echoes a route change."""

@@ -72,7 +72,8 @@ def test_play_and_frenzy_sentences():
     game.play({"type": "apply_effect", "action": "lose_blood", "player": "Bo", "by": "Ann",
                "amount": 2, "reason": "Fist of Caine"})
     assert lines(game)[1:] == [
-        "Round 1, Planning: Ann (Brujah) plays a card face down at Location #2 (+1 Blood)",
+        "Round 1, Planning: Ann (Brujah) plays a card face down at Location #2 (spends 1 Blood "
+        "for it, deploys 1 Blood)",
         "Round 1, Planning: Bo loses 1 Blood to Ann's Fist of Caine",
         "Round 1, Planning: Bo enters Frenzy (caused by Ann); Ann gains 1 Influence; a random "
         "draw drains Bo's Victim (+3 Blood)",

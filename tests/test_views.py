@@ -8,7 +8,17 @@ from companion.game import Game
 from companion.service import Service
 from companion.storage import MemoryGameStore, TinyDBGameStore
 from tests.fake_page import FakePage
-from tests.ui import autoplay_step, click, find, has, select, texts, type_in, value
+from tests.ui import (
+    autoplay_step,
+    click,
+    enter_ally,
+    find,
+    has,
+    pick_ally,
+    texts,
+    type_in,
+    value,
+)
 from views.app import build, create_app
 from views.state import AppState
 
@@ -98,30 +108,26 @@ def test_feed_then_undo_and_redo(app: AppState) -> None:
 
 
 def test_unknown_ally_values_are_asked_and_remembered(app: AppState) -> None:
+    """Location Setup with taps: one list open at a time; unknown values asked as chips;
+    a new Ally's name typed once and remembered (§5)."""
     new_game(app, 4, ("Brujah", "Gangrel", "Nosferatu", "Tremere"))
     click(app.root, "feed")
-    select(app.root, "ally-1", "AL14")
-    assert has(app.root, "ally-1-influence")  # values unknown → small form
-    click(app.root, "allies-ok")
-    assert app.error and "Location #1" in app.error
-    for key, v in (("influence", "2"), ("feed", "1"), ("drain_blood", "3"),
-                   ("drained_influence", "0")):
-        type_in(app.root, f"ally-1-{key}", v)
-    select(app.root, "ally-2", "__new__")
-    type_in(app.root, "ally-2-name", "Night Clerk")
-    click(app.root, "ally-2-human")
-    for key in ("influence", "feed", "drain_blood", "drained_influence"):
-        type_in(app.root, f"ally-2-{key}", "1")
-    select(app.root, "ally-haven", "AL14")  # the same Ally twice: refused (§1)
-    for key in ("influence", "feed", "drain_blood", "drained_influence"):
-        type_in(app.root, f"ally-haven-{key}", "2")
-    click(app.root, "allies-ok")
-    assert app.error and "each Ally exists once (§1)" in app.error
-    select(app.root, "ally-haven", "ALLY-WIN-TIES")
-    type_in(app.root, "ally-haven-name", "Lucky Gambler")
+    assert has(app.root, "ally-1-pick-AL14") and not has(app.root, "ally-2-pick-AL14")
+    pick_ally(app, "1", "AL14")
+    assert has(app.root, "ally-1-influence-2")  # values unknown → chips to tap
+    assert not has(app.root, "ally-2-pick-new")  # the next list waits for these values
+    assert find(app.root, "allies-ok").disabled  # not every Location has its Ally yet
+    enter_ally(app, "1", values=(2, 1, 3, 0))
+    assert has(app.root, "ally-2-pick-new")  # done: the next Location's list opened
+    pick_ally(app, "2", "new")
+    enter_ally(app, "2", values=(1, 1, 1, 1), name="Night Clerk")
+    assert not has(app.root, "ally-haven-pick-AL14")  # one copy of each Ally (§1)
+    pick_ally(app, "haven", "ALLY-WIN-TIES")
+    assert has(app.root, "ally-haven-name")  # an unnamed card: its name may be added
     click(app.root, "ally-haven-human")
-    for key in ("influence", "feed", "drain_blood", "drained_influence"):
-        type_in(app.root, f"ally-haven-{key}", "2")
+    click(app.root, "allies-ok")
+    assert app.error and "Prince's Haven" in app.error and "Influence while active" in app.error
+    enter_ally(app, "haven", values=(2, 2, 2, 2))
     click(app.root, "allies-ok")
     assert app.error is None, app.error
     s = app.game.state
@@ -141,11 +147,12 @@ def _to_planning(app: AppState) -> None:
 def test_planning_offers_only_legal_blood_and_face_down_has_no_identity(app: AppState) -> None:
     _to_planning(app)
     r = app.root
-    assert "Ann's turn 1 of 2" in texts(r)
+    assert "Ann's turn 1 of 2" in value(r, "prompt")
     assert has(r, "blood-3") and not has(r, "blood-4")
     click(r, "loc-pick-1")
     click(r, "face-down")
-    assert not has(r, "plan-card-BR01")  # no identity asked for a face-down card
+    assert "id" not in app.draft("plan")["card"]  # no identity asked for a face-down card
+    assert find(r, "play").content == "Play face down at Location #1"
     click(r, "blood-2")
     click(r, "play")
     s = app.game.state
@@ -161,7 +168,7 @@ def test_unknown_power_is_asked(app: AppState) -> None:
     click(r, "plan-card-BR-HUNT")
     click(r, "play")
     assert app.error and "printed Power" in app.error
-    type_in(r, "plan-card-power", "2")
+    click(r, "plan-card-power-2")
     click(r, "play")
     assert app.error is None
     assert app.game.state.locations[-1].positions[0].cards[0].card.power == 2
@@ -173,8 +180,8 @@ def test_refusal_is_shown_inline_and_changes_nothing(app: AppState) -> None:
     r = app.root
     click(r, "nav-table")
     click(r, "effect-open")
-    select(r, "effect-action", "spend_blood")
-    select(r, "effect-player", "0")
+    click(r, "effect-action-spend_blood")
+    click(r, "effect-player-0")
     type_in(r, "effect-amount", "30")
     before = len(app.game.actions)
     click(r, "effect-apply")
@@ -388,6 +395,8 @@ def test_use_the_relic_only_when_its_text_allows() -> None:
     assert has(app.root, f"relic-use-0-{uid}") and has(app.root, "relic-use-2")
     assert not has(app.root, "relic-use-1") and not has(app.root, "relic-use-0")
     click(app.root, f"relic-use-0-{uid}")
+    assert app.question is not None and app.game.state.players[0].alliance[0].drained
+    app.answer(True)  # a Relic is used once a game: confirmed first
     assert not app.game.state.players[0].alliance[0].drained
     assert not has(app.root, f"relic-use-0-{uid}")
 
@@ -413,7 +422,7 @@ def test_location_setup_shows_a_cut_name_to_complete() -> None:
     app = _position_app([{"name": n} for n in ("Ann", "Bob", "Cat")], phase="feed",
                         locations=[])
     click(app.root, "feed")
-    select(app.root, "ally-1", "ALLY-ACQUIRE-3")
+    pick_ally(app, "1", "ALLY-ACQUIRE-3")
     assert find(app.root, "ally-1-name").value == "…Wainwright, Anarch Intelligence Exchange"
     assert any("complete it" in x for x in texts(app.root))
     assert app.draft("allies")["1"]["kind"] == "vampire"

@@ -13,14 +13,16 @@ if TYPE_CHECKING:
 
 
 def walk(control: ft.Control) -> Iterator[ft.Control]:
-    """Every control in a tree, depth first."""
+    """Every control in a tree, depth first (a dialog's title, content and actions too)."""
     yield control
-    content = getattr(control, "content", None)
-    if isinstance(content, ft.Control):
-        yield from walk(content)
-    for child in getattr(control, "controls", None) or []:
+    for name in ("title", "content"):
+        child = getattr(control, name, None)
         if isinstance(child, ft.Control):
             yield from walk(child)
+    for name in ("controls", "actions"):
+        for child in getattr(control, name, None) or []:
+            if isinstance(child, ft.Control):
+                yield from walk(child)
 
 
 def find(root: ft.Control, identifier: str) -> ft.Control:
@@ -61,13 +63,38 @@ def type_in(root: ft.Control, identifier: str, value: str) -> None:
     c.on_change(None)  # type: ignore[attr-defined]
 
 
-def select(root: ft.Control, identifier: str, key: str) -> None:
-    """Choose an option of a dropdown."""
-    c = find(root, identifier)
-    assert isinstance(c, ft.Dropdown)
-    assert key in [o.key for o in c.options], f"{key!r} not among {[o.key for o in c.options]}"
-    c.value = key
-    c.on_select(None)  # type: ignore[misc]
+def answer(app: AppState, yes: bool = True) -> None:
+    """Tap Confirm (or Cancel) in the dialog of the question the app asks.
+
+    Raises:
+        AssertionError: no question is asked.
+    """
+    from views.confirm import confirm_dialog
+
+    assert app.question is not None, "no confirmation is asked"
+    click(confirm_dialog(app), "confirm-yes" if yes else "confirm-no")
+
+
+def pick_ally(app: AppState, loc: str, entry_id: str) -> None:
+    """Location Setup: open the Location's list if needed, tap the Ally."""
+    r = app.root
+    if not has(r, f"ally-{loc}-pick-{entry_id}"):
+        click(r, f"ally-{loc}-chosen")
+    click(r, f"ally-{loc}-pick-{entry_id}")
+
+
+def enter_ally(app: AppState, loc: str, kind: str = "human",
+               values: tuple[int, int, int, int] = (2, 1, 2, 0), name: str | None = None) -> None:
+    """Tap the printed values the app asks for an Ally (and type its name)."""
+    r = app.root
+    if name is not None:
+        type_in(r, f"ally-{loc}-name", name)
+    if has(r, f"ally-{loc}-{kind}"):
+        click(r, f"ally-{loc}-{kind}")
+    for key, v in zip(("influence", "feed", "drain_blood", "drained_influence"), values,
+                      strict=True):
+        if has(r, f"ally-{loc}-{key}-{v}"):
+            click(r, f"ally-{loc}-{key}-{v}")
 
 
 def texts(root: ft.Control) -> list[str]:
@@ -100,18 +127,16 @@ def autoplay_step(app: AppState, rng: random.Random, *, withdraw: bool = True) -
     elif legal.phase == "location_setup":
         allies = {a.id: a for a in app.catalogue.allies}
         for i, loc in enumerate(s.locations):
-            offered = [o.key for o in find(r, f"ally-{loc.id}").options  # type: ignore[attr-defined]
-                       if o.key in allies]  # each Ally exists once (§1): only those offered
+            # each Ally exists once (§1): only those offered
+            offered = [a for a in allies if has(r, f"ally-{loc.id}-pick-{a}")]
             entry = allies[offered[(i + s.round) % len(offered)]] if offered else None
-            select(r, f"ally-{loc.id}", entry.id if entry else "__new__")
+            pick_ally(app, loc.id, entry.id if entry else "new")
             if entry is None or not entry.complete():
-                name = (entry.name or entry.partial_name or f"Ally {entry.id}" if entry
+                name = (None if entry and entry.name else
+                        (entry.partial_name or f"Ally {entry.id}") if entry
                         else f"Ally {s.round}-{loc.id}")
-                type_in(r, f"ally-{loc.id}-name", name.lstrip("…"))
-                click(r, f"ally-{loc.id}-{entry.kind if entry and entry.kind else 'human'}")
-                for key, v in (("influence", 2), ("feed", 1), ("drain_blood", 2),
-                               ("drained_influence", 0)):
-                    type_in(r, f"ally-{loc.id}-{key}", str(v))
+                enter_ally(app, loc.id, entry.kind if entry and entry.kind else "human",
+                           name=name.lstrip("…") if name else None)
         click(r, "allies-ok")
     elif legal.phase == "hand_building":
         click(r, "hands-ok")
@@ -162,4 +187,4 @@ def _pick_card(app: AppState, prefix: str, clan: object, rng: random.Random) -> 
     entry = rng.choice(offered)
     click(app.root, f"{prefix}-{entry.id}")
     if entry.power is None:
-        type_in(app.root, f"{prefix}-power", str(rng.randint(1, 5)))
+        click(app.root, f"{prefix}-power-{rng.randint(1, 5)}")

@@ -16,6 +16,7 @@ from companion.tables import TableHub
 from models.table import Board, Referee, Seat
 from views.board_page import board_view
 from views.catalogue_page import catalogue_view
+from views.confirm import confirm_dialog
 from views.game_screen import game_view
 from views.home import home_view
 from views.host_page import host_view
@@ -259,9 +260,23 @@ class Shell:
         """The address the browser shows (as far as this shell knows)."""
         self.top = ft.View(route="/", controls=[ft.SafeArea(content=app.root, expand=True)],
                            padding=0, spacing=0, bgcolor=BG)
+        self.dialog: ft.AlertDialog | None = None
         app.on_navigate = lambda _app: self.sync()
+        app.on_ask = lambda _app: self.ask()
         page.on_route_change = self.on_route_change
         page.on_view_pop = self.on_view_pop
+        page.on_resize = lambda e: app.resize(e.width, e.height)
+        app.resize(getattr(page, "width", None), getattr(page, "height", None))
+
+    def ask(self) -> None:
+        """Show the app's question as a dialog, or close it once answered."""
+        if self.dialog is not None:
+            self.dialog, dialog = None, self.dialog
+            if dialog.open:
+                self.page.pop_dialog()
+        if self.app.question is not None:
+            self.dialog = confirm_dialog(self.app)
+            self.page.show_dialog(self.dialog)
 
     def sync(self) -> None:
         """Views: one placeholder per earlier screen, then the screen shown; push the address."""

@@ -8,10 +8,10 @@ chosen shows only as "k of n have chosen".
 import flet as ft
 
 from companion.access import TableView
+from companion.review import told
 from companion.rules import power, turn_order
 from models.common import location_name
 from models.state import GameState
-from views.describe import notable
 from views.frame import frame, status_line
 from views.power_table import power_table
 from views.scoreboard import scoreboard_view
@@ -105,7 +105,7 @@ def board_view(app: AppState) -> list[ft.Control]:
     game = app.game
     if game.actions:
         last = game.actions[-1]
-        lines = notable(s, last) or (["Everyone here stayed"] if
+        lines = told(game) or (["Everyone here stayed"] if
                                      last.command.type == "choose_withdraw" else [])
         if lines:
             body.append(card(text("Just happened", 18, color=MUTED),

@@ -1,7 +1,9 @@
-"""Pick a clan card's identity from its owner's clan list; ask the Power when unknown. Cards
-the engine says are already on the table (one copy each, §1/§2) are not offered."""
+"""Pick a clan card's identity from its owner's clan list. Only what play needs is asked: the
+printed Power when the app does not know it; the name may be added then too (optional), and
+both are remembered for the next games. Cards the engine says are already on the table (one
+copy each, §1/§2) are not offered."""
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 
 import flet as ft
 
@@ -10,8 +12,9 @@ from companion.legal import Legal
 from models.cards import ClanCard
 from models.catalogue import ClanCardEntry
 from models.common import Clan
+from views.choice import chips
 from views.state import AppState
-from views.theme import MUTED, button, field, text, to_int, wrap
+from views.theme import MUTED, button, field, tap_row, text, to_int, wrap
 
 
 def entries_for(app: AppState, clan: Clan | None) -> list[ClanCardEntry]:
@@ -21,20 +24,44 @@ def entries_for(app: AppState, clan: Clan | None) -> list[ClanCardEntry]:
     return clan_cards(app.catalogue, clan)
 
 
-def _label(e: ClanCardEntry) -> str:
-    return f"{e.name or e.id} · {e.power if e.power is not None else '?'}"
+def card_label(e: ClanCardEntry) -> str:
+    """'Bloody Fury · 6'; a card whose name the app was never told shows the code printed
+    on it ('TR02 · 3'), and an unknown Power says so ('TR02 · Power ?')."""
+    return f"{e.name or e.id} · {e.power if e.power is not None else 'Power ?'}"
 
 
-def on_card_pick(app: AppState, sel: dict, card_id: str) -> None:
+def on_card_pick(app: AppState, sel: dict, card_id: str,
+                 then: Callable[[], None] | None = None) -> None:
     """A card was chosen."""
     sel["id"] = card_id
     sel.setdefault("power", "")
+    sel.setdefault("name", "")
+    if then is not None:
+        then()
     app.render()
 
 
-def on_power_change(sel: dict, value: str) -> None:
-    """The printed Power of a card whose Power the catalogue does not know."""
+def on_value_change(sel: dict, key: str, value: str) -> None:
+    """The printed Power (or the name) of a card the catalogue does not fully know."""
+    sel[key] = value
+
+
+def on_card_change(app: AppState, sel: dict) -> None:
+    """Back to the whole list of cards."""
+    sel.pop("id", None)
+    app.render()
+
+
+def on_power_pick(app: AppState, sel: dict, value: str) -> None:
+    """The printed Power, tapped."""
     sel["power"] = value
+    app.render()
+
+
+def on_other_power(app: AppState, sel: dict) -> None:
+    """A Power beyond the chips: show a box for it."""
+    sel["other"] = True
+    app.render()
 
 
 def taken_for(legal: Legal, seat: int, sels: dict, uid: str | None = None) -> list[str]:
@@ -45,35 +72,74 @@ def taken_for(legal: Legal, seat: int, sels: dict, uid: str | None = None) -> li
 
 
 def picker(app: AppState, clan: Clan | None, sel: dict, prefix: str,
-           taken: Collection[str] = ()) -> list[ft.Control]:
-    """Buttons for each card of the clan not `taken`; a Power field when the chosen card's is
-    unknown."""
+           taken: Collection[str] = (), on_pick: Callable[[], None] | None = None,
+           extra: ft.Control | None = None) -> list[ft.Control]:
+    """Buttons for each card of the clan not `taken` (and `extra` after them). A card whose
+    printed Power the app does not know stands alone once tapped, with its Power to tap (and its
+    name to add, optional). `on_pick` runs when a card is tapped."""
     gone = {k.casefold() for k in taken}
     entries = [e for e in entries_for(app, clan) if e.id == sel.get("id") or not (
         e.id.casefold() in gone or (e.name or "").casefold() in gone)]
     chosen = next((e for e in entries if e.id == sel.get("id")), None)
-    out: list[ft.Control] = [wrap(*[
-        button(_label(e), lambda ev, e=e: on_card_pick(app, sel, e.id), primary=False,
-               selected=chosen is not None and e.id == chosen.id, ident_=f"{prefix}-{e.id}")
-        for e in entries])]
     if chosen is not None and chosen.power is None:
-        out += [text(f"The app does not know the printed Power of {chosen.name or chosen.id} "
-                     "yet: read it from the card.", 15, color=MUTED),
-                field("Printed Power", str(sel.get("power", "")),
-                      lambda v: on_power_change(sel, v), numeric=True, width=180,
-                      ident_=f"{prefix}-power")]
+        return _power_form(app, chosen, sel, prefix)
+    out: list[ft.Control] = [wrap(*[
+        button(card_label(e), lambda ev, e=e: on_card_pick(app, sel, e.id, on_pick),
+               primary=False, selected=chosen is not None and e.id == chosen.id,
+               ident_=f"{prefix}-{e.id}")
+        for e in entries], *([extra] if extra is not None else []), spacing=6)]
+    if chosen is not None and chosen.name is None:
+        out += [text(f"{chosen.id} has no name in the app yet: add it if you like (it is "
+                     "remembered).", 16, color=MUTED), _name_box(sel, prefix)]
+    elif any(e.name is None for e in entries):
+        out.append(text("A card the app cannot name yet shows the code printed on it.", 16,
+                        color=MUTED))
+    return out
+
+
+def _name_box(sel: dict, prefix: str) -> ft.Control:
+    return field("Name (optional)", str(sel.get("name", "")),
+                 lambda v: on_value_change(sel, "name", v), width=220,
+                 ident_=f"{prefix}-name")
+
+
+def _power_form(app: AppState, chosen: ClanCardEntry, sel: dict,
+                prefix: str) -> list[ft.Control]:
+    """The chosen card alone (tap to change), its printed Power to tap, its name to add."""
+    out: list[ft.Control] = [
+        tap_row(card_label(chosen), lambda e: on_card_change(app, sel), f"{prefix}-chosen",
+                detail="tap to choose another card", selected=True),
+        text(f"Printed Power of {chosen.name or chosen.id} (read it on the card; it is "
+             "remembered):", 16, color=MUTED),
+        chips([(str(n), str(n)) for n in range(10)], str(sel.get("power", "")),
+              lambda v: on_power_pick(app, sel, v), f"{prefix}-power", width=56)]
+    if sel.get("other") or str(sel.get("power", "")) not in ("", *map(str, range(10))):
+        out.append(field("Printed Power", str(sel.get("power", "")),
+                         lambda v: on_value_change(sel, "power", v), numeric=True,
+                         width=170, ident_=f"{prefix}-power"))
+    else:
+        out.append(button("Other…", lambda e: on_other_power(app, sel), primary=False,
+                          ident_=f"{prefix}-power-more"))
+    if chosen.name is None:
+        out.append(_name_box(sel, prefix))
     return out
 
 
 def picked(app: AppState, clan: Clan | None, sel: dict) -> ClanCard | str:
-    """The chosen card's identity, or what is missing; remembers a typed Power."""
+    """The chosen card's identity, or what is missing; remembers a typed Power and name."""
     entry = next((e for e in entries_for(app, clan) if e.id == sel.get("id")), None)
     if entry is None:
         return "choose which card it is"
+    learnt: dict = {}
     if entry.power is None:
         power = to_int(sel.get("power"))
         if power is None or not 0 <= power <= 20:
             return f"enter the printed Power of {entry.name or entry.id} (0–20)"
-        app.remember("clan_cards", {"id": entry.id, "clan": entry.clan, "power": power})
-        entry = entry.model_copy(update={"power": power})
+        learnt["power"] = power
+    name = str(sel.get("name") or "").strip()
+    if entry.name is None and name:
+        learnt["name"] = name[:60]
+    if learnt:
+        app.remember("clan_cards", {"id": entry.id, "clan": entry.clan, **learnt})
+        entry = entry.model_copy(update=learnt)
     return entry.identity()

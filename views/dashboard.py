@@ -9,20 +9,23 @@ from views.effects import effect_form
 from views.locations_panel import locations_panel
 from views.peek import peek_panel
 from views.state import AppState
-from views.theme import GOLD, MUTED, SURFACE, TEXT, button, card, heading, text
+from views.theme import GOLD, MUTED, SMALL, SURFACE, TEXT, button, card, heading, text
 
 
-def _stat(label: str, value: int, color: str, identifier: str) -> ft.Control:
-    return ft.Column([
-        text(str(value), 28, bold=True, color=color, ident_=identifier),
-        ft.Text(label, size=13, color=MUTED)], spacing=0,
-        horizontal_alignment=ft.CrossAxisAlignment.CENTER)
+def _stat(label: str, value: int, color: str, identifier: str | None) -> ft.Control:
+    number = text(str(value), 28, bold=True, color=color, ident_=identifier)
+    return ft.Column([number, ft.Text(label, size=SMALL, color=MUTED)], spacing=0,
+                     horizontal_alignment=ft.CrossAxisAlignment.CENTER)
 
 
 def on_relic_use(app: AppState, seat: int, card: str | None = None) -> None:
-    """Flip a player's Relic (its effect is applied by hand or by the engine; `card`: the
-    drained card the restoring Relic makes active)."""
-    app.play({"type": "use_relic", "player": seat, "card": card})
+    """Flip a player's Relic once it is confirmed: it can be used once a game (§13); `card`:
+    the drained card the restoring Relic makes active."""
+    p = app.game.state.players[seat]
+    relic = p.relic.name if p.relic else "their Relic"
+    app.ask(f"Use {p.name}'s Relic?", f"{relic} can be used once a game; it is flipped now "
+            "and cannot be used again (Undo takes it back).", "Use the Relic",
+            lambda: app.play({"type": "use_relic", "player": seat, "card": card}))
 
 
 def _relic_buttons(app: AppState, p: PlayerState, seat: int, legal: Legal) -> list[ft.Control]:
@@ -40,9 +43,10 @@ def _relic_buttons(app: AppState, p: PlayerState, seat: int, legal: Legal) -> li
 
 
 def player_panel(app: AppState, state: GameState, seat: int, p: PlayerState,
-                 legal: Legal | None = None) -> ft.Control:
+                 legal: Legal | None = None, ids: bool = True) -> ft.Control:
     """One player's numbers and Alliance (`legal`: the open game's legal actions, for its
-    buttons; None when reviewing)."""
+    buttons; None when reviewing or on the board; `ids`: the numbers carry their stable ids,
+    left off on the board beside a form)."""
     tags = [p.clan or "no clan yet"]
     if p.team:
         tags.append(p.team)
@@ -50,11 +54,12 @@ def player_panel(app: AppState, state: GameState, seat: int, p: PlayerState,
         tags.append("Ambition")
     if p.eliminated:
         tags.append("OUT")
+    tag = (lambda name: f"{name}-{seat}") if ids else (lambda name: None)
     stats = ft.Row([
-        _stat("Blood", p.blood, "#ff5a6e", f"blood-{seat}"),
-        _stat("Influence", p.influence, GOLD, f"infl-{seat}"),
-        _stat("Diablerie up", p.diablerie_up, TEXT, f"dia-up-{seat}"),
-        _stat("down", p.diablerie_down, MUTED, f"dia-down-{seat}"),
+        _stat("Blood", p.blood, "#ff5a6e", tag("blood")),
+        _stat("Influence", p.influence, GOLD, tag("infl")),
+        _stat("Diablerie up", p.diablerie_up, TEXT, tag("dia-up")),
+        _stat("down", p.diablerie_down, MUTED, tag("dia-down")),
     ], alignment=ft.MainAxisAlignment.SPACE_AROUND)
     alliance = []
     for c in p.alliance:
@@ -75,7 +80,7 @@ def player_panel(app: AppState, state: GameState, seat: int, p: PlayerState,
                           color=GOLD))
         if legal is not None:
             parts += _relic_buttons(app, p, seat, legal)
-    return card(*parts, color=SURFACE, ident_=f"player-{seat}")
+    return card(*parts, color=SURFACE, ident_=f"player-{seat}" if ids else None)
 
 
 def dashboard_view(app: AppState, state: GameState | None = None) -> list[ft.Control]:
@@ -101,4 +106,18 @@ def dashboard_view(app: AppState, state: GameState | None = None) -> list[ft.Con
     if legal is not None and s.phase not in ("setup", "game_over"):
         out += peek_panel(app, legal)
         out += effect_form(app)
+    return out
+
+
+def board_view(app: AppState) -> list[ft.Control]:
+    """The board beside the form on a wide screen: turn order, every player, the Locations
+    (read only: the buttons are on the Table screen)."""
+    s = app.game.state
+    order = turn_order(s)
+    seats = order + [i for i in range(len(s.players)) if i not in order]
+    out: list[ft.Control] = [heading("The table", 20)]
+    out += [player_panel(app, s, seat, s.players[seat], ids=False)
+            for seat in seats]
+    if s.round:
+        out += locations_panel(s, compact=True, ids=False)
     return out

@@ -5,6 +5,7 @@ import flet as ft
 
 from companion.legal import Legal
 from models.common import location_name
+from views.choice import chips
 from views.state import AppState
 from views.theme import (
     GOLD,
@@ -12,9 +13,10 @@ from views.theme import (
     SURFACE_HI,
     button,
     card,
-    dropdown,
+    error_box,
     field,
     heading,
+    main,
     text,
     to_int,
     wrap,
@@ -37,34 +39,61 @@ def on_due_resolve(app: AppState, uid: str, accept: bool, teammate: bool = False
               "include_teammate": teammate})
 
 
+def due_main(app: AppState, legal: Legal) -> ft.Control | None:
+    """The main button while effects are due: resolve the first one that may go now (Apply,
+    or Skip when it cannot apply)."""
+    first = next((i for i, item in enumerate(legal.due) if item.uid in legal.next_due), None)
+    if first is None:
+        return None
+    item = legal.due[first]
+    who = app.game.state.players[item.owner].name
+    if item.can_accept:
+        spare = " (teammate spared)" if item.teammate_choice else ""
+        return main(button(f"Apply {who}'s {item.label}{spare}",
+                           lambda e: on_due_resolve(app, item.uid, True),
+                           ident_=f"due-{first}-apply"))
+    return main(button(f"Skip {who}'s {item.label}: it cannot apply",
+                       lambda e: on_due_resolve(app, item.uid, False),
+                       ident_=f"due-{first}-decline"))
+
+
 def due_panel(app: AppState, legal: Legal) -> list[ft.Control]:
-    """Each pending effect with Apply (and Decline when optional), in turn order."""
+    """Each pending effect in turn order, with its other choices (Decline when optional,
+    the teammate); the first one's Apply is the screen's main button (`due_main`)."""
     if not legal.due:
         return []
     s = app.game.state
+    main_uid = next((d.uid for d in legal.due if d.uid in legal.next_due), None)
     rows: list[ft.Control] = [heading("Card effects due now", 18)]
     for i, item in enumerate(legal.due):
         uid = item.uid
         now = uid in legal.next_due
         buttons: list[ft.Control] = []
-        if now and item.can_accept:
+        if now and item.can_accept and uid != main_uid:
             spare = " (teammate spared)" if item.teammate_choice else ""
             buttons.append(button(f"Apply{spare}",
                                   lambda e, uid=uid: on_due_resolve(app, uid, True),
                                   ident_=f"due-{i}-apply"))
-            if item.teammate_choice:
-                buttons.append(button("Apply to the teammate too",
-                                      lambda e, uid=uid: on_due_resolve(app, uid, True, True),
-                                      primary=False, ident_=f"due-{i}-apply-all"))
-        if now and (item.optional or not item.can_accept):
-            buttons.append(button("Decline" if item.can_accept else "It cannot apply: skip it",
+        if now and item.can_accept and item.teammate_choice:
+            buttons.append(button("Apply to the teammate too",
+                                  lambda e, uid=uid: on_due_resolve(app, uid, True, True),
+                                  primary=False, ident_=f"due-{i}-apply-all"))
+        if now and item.optional and item.can_accept:
+            buttons.append(button("Decline", lambda e, uid=uid: on_due_resolve(app, uid, False),
+                                  primary=False, ident_=f"due-{i}-decline"))
+        if now and not item.can_accept and uid != main_uid:
+            buttons.append(button("It cannot apply: skip it",
                                   lambda e, uid=uid: on_due_resolve(app, uid, False),
                                   primary=False, ident_=f"due-{i}-decline"))
         if not now:
-            buttons.append(text("Waits for the effects listed before it.", 14, color=MUTED))
+            buttons.append(text("Waits for the effects listed before it.", 16, color=MUTED))
+        if uid == main_uid:
+            buttons.append(text("Apply it with the button below." if item.can_accept else
+                                "Half of the Pool is 0 Blood: it cannot apply (§14).", 16,
+                                color=MUTED))
         rows.append(card(text(f"{s.players[item.owner].name}: {item.label}", 17, bold=True,
                               color=GOLD),
-                         text(item.text, 15, color=MUTED),
+                         text(item.text, 16, color=MUTED),
                          wrap(*buttons), color=SURFACE_HI, ident_=f"due-{i}"))
     return [card(*rows)]
 
@@ -100,8 +129,9 @@ def on_effect_set(app: AppState, key: str, value: str, rerender: bool = True) ->
 
 
 def on_effect_apply(app: AppState) -> None:
-    """Send the effect."""
+    """Send the effect (a refusal shows right under the button too)."""
     d = _form(app)
+    d["tried"] = True
     if d["player"] is None:
         app.fail("Effect: choose the player it affects.")
         return
@@ -144,14 +174,16 @@ def effect_form(app: AppState) -> list[ft.Control]:
     players = [(str(i), p.name) for i, p in enumerate(s.players) if not p.eliminated]
     parts: list[ft.Control] = [
         heading("Apply an effect by hand", 18),
-        text("For a card or Relic the app does not apply by itself.", 15, color=MUTED),
-        dropdown("What happens", ACTIONS, d["action"],
-                 lambda v: on_effect_set(app, "action", v), "effect-action"),
-        dropdown("To whom", players, d["player"], lambda v: on_effect_set(app, "player", v),
-                 "effect-player"),
-        dropdown("Whose effect (thief, cause of Frenzy)", [(NOBODY, "nobody / the table"),
-                                                           *players],
-                 d["by"], lambda v: on_effect_set(app, "by", v), "effect-by"),
+        text("For a card or Relic the app does not apply by itself.", 16, color=MUTED),
+        text("What happens?", 16, bold=True),
+        chips(ACTIONS, d["action"], lambda v: on_effect_set(app, "action", v),
+              "effect-action"),
+        text("To whom?", 16, bold=True),
+        chips(players, d["player"], lambda v: on_effect_set(app, "player", v),
+              "effect-player"),
+        text("Whose effect is it? (the thief, or who causes a Frenzy)", 16, bold=True),
+        chips([(NOBODY, "nobody / the table"), *players], d["by"],
+              lambda v: on_effect_set(app, "by", v), "effect-by"),
     ]
     if d["action"] not in NO_AMOUNT:
         label = "Power change (+/-)" if d["action"] == "power" else "Amount"
@@ -162,13 +194,16 @@ def effect_form(app: AppState) -> list[ft.Control]:
         opts = _card_options(app, d["action"], int(d["player"]))
         where = "drained cards" if d["action"] == "restore_card" else (
             f"cards at {location_name(s.location.id)}" if s.location else "cards")
-        parts.append(dropdown("Which card", opts, d["card"],
-                              lambda v: on_effect_set(app, "card", v), "effect-card")
-                     if opts else text(f"No {where} for this player.", 15, color=MUTED))
+        parts += ([text("Which card?", 16, bold=True),
+                   chips(opts, d["card"], lambda v: on_effect_set(app, "card", v),
+                         "effect-card")]
+                  if opts else [text(f"No {where} for this player.", 16, color=MUTED)])
     parts += [field("Reason (card name)", d["reason"],
                     lambda v: on_effect_set(app, "reason", v, rerender=False),
                     ident_="effect-reason"),
               wrap(button("Apply effect", lambda e: on_effect_apply(app), ident_="effect-apply"),
                    button("Close", lambda e: on_effect_toggle(app), primary=False,
                           ident_="effect-close"))]
+    if app.error and d.get("tried"):
+        parts.append(error_box(app.error, "effect-error"))
     return [card(*parts, ident_="effect-form")]

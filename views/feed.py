@@ -7,7 +7,7 @@ from companion.rules import turn_order
 from companion.scoring import influence
 from models.common import location_name
 from views.state import AppState
-from views.theme import GOLD, MUTED, button, card, heading, text
+from views.theme import GOLD, MUTED, button, card, heading, main, text
 
 
 def checklist(app: AppState) -> ft.Control:
@@ -65,9 +65,9 @@ def feed_view(app: AppState, legal: Legal) -> list[ft.Control]:
                   f"{s.players[p].blood + n})", 18, ident_=f"feed-{p}")
              for p, n in legal.feed.items()]
     out.append(card(heading(f"Round {s.round}: Feed", 19),
-                    text("Everyone gains the Feed Blood of their active Alliance cards.", 15,
+                    text("Everyone gains the Feed Blood of their active Alliance cards.", 16,
                          color=MUTED),
-                    *gains,
-                    button("Feed: give everyone their Blood", lambda e: on_feed_click(app),
+                    *gains))
+    out.append(main(button("Feed: give everyone their Blood", lambda e: on_feed_click(app),
                            ident_="feed")))
     return out

@@ -1,15 +1,27 @@
-"""The frame around every screen: title bar, messages, scrolling body, undo/redo bar."""
+"""The frame around every screen: title bar (in a game: what happens now), scrolling body, main
+button with the last tap's news right above it, and the undo bar.
+
+What must never scroll away stays pinned: "whose turn / what now" in the title bar, the screen's
+main button (marked with `theme.main`) and the refusal or news of the last tap at the bottom. Each
+new turn or step gets a new scroll view, so it starts at the top. On a wide screen the board
+stands beside the form; on a phone lying on its side the bars are compact.
+"""
+
+import math
 
 import flet as ft
 
+from companion.review import headline
 from models.common import location_name
-from views.describe import describe
+from views.planning import actor_line
 from views.state import AppState
 from views.theme import (
     BG,
     BLOOD_DARK,
     GOLD,
+    MAIN,
     MUTED,
+    SMALL,
     SURFACE,
     TEXT,
     button,
@@ -22,35 +34,56 @@ PHASE_NAMES = {
     "hand_building": "Hand Building", "planning": "Planning", "resolution": "Resolution",
     "game_over": "Game over",
 }
+NEWS_LINES = {"phone": 7, "landscape": 2, "wide": 12}
+"""Wrapped lines of news the pinned area shows before pointing to the Log."""
 
 
 def status_line(app: AppState) -> str:
     """Round, phase and step of the open game."""
     s = app.game.state
+    if s.phase == "planning" and app.screen == "game":
+        return actor_line(app, app.legal())
     parts = [f"Round {s.round}"] if s.round else []
-    parts.append(PHASE_NAMES.get(s.phase, s.phase))
     if s.phase == "resolution" and s.location is not None and s.step:
         parts.append(f"{location_name(s.location.id)} · {s.step.capitalize()}")
+    else:
+        parts.append(PHASE_NAMES.get(s.phase, s.phase))
     return " · ".join(parts)
 
 
-def title_bar(app: AppState, title: str, subtitle: str | None = None) -> ft.Control:
-    """The top bar: title, subtitle and a Home button."""
-    col = [ident("title", ft.Text(title, size=20, weight=ft.FontWeight.BOLD, color=TEXT))]
+def _icon(app: AppState, name: str, icon: ft.IconData, handler, size: int) -> ft.Control:
+    return ident(name, ft.IconButton(icon=icon, icon_color=TEXT, tooltip=name.capitalize(),
+                                     icon_size=size - 24, on_click=lambda e: handler(app),
+                                     width=size, height=size), name.capitalize())
+
+
+def title_bar(app: AppState, title: str, subtitle: str | None = None,
+              prompt: tuple[str, ft.Control | None] | None = None) -> ft.Control:
+    """The top bar: Back, title and subtitle, Home. In a game, what happens now (whose turn,
+    which step) takes the title's place, with its help button."""
+    compact = app.layout() == "landscape"
+    if prompt:
+        col: list[ft.Control] = [ident("prompt", ft.Text(
+            prompt[0], size=SMALL if compact else 18, color=GOLD, weight=ft.FontWeight.BOLD))]
+    else:
+        col = [ident("title", ft.Text(title, size=20, weight=ft.FontWeight.BOLD, color=TEXT))]
     if subtitle:
-        col.append(ident("status", ft.Text(subtitle, size=15, color=GOLD)))
-    back = ident("back", ft.IconButton(
-        icon=ft.Icons.ARROW_BACK, icon_color=TEXT, tooltip="Back", icon_size=28,
-        on_click=lambda e: on_back_click(app), width=52, height=52), "Back")
-    home = ident("home", ft.IconButton(
-        icon=ft.Icons.HOME, icon_color=TEXT, tooltip="Home", icon_size=28,
-        on_click=lambda e: on_home_click(app), width=52, height=52), "Home")
+        col.append(ident("status", ft.Text(subtitle, size=SMALL,
+                                           color=MUTED if prompt else GOLD)))
     away = app.screen != "home" and app.problem is None
-    row = ft.Row([*([back] if away and app.can_go_back() else []),
-                  ft.Column(col, spacing=2, expand=True), *([home] if away and app.host else [])],
-                 vertical_alignment=ft.CrossAxisAlignment.CENTER)
-    return ft.Container(content=row, bgcolor=BLOOD_DARK,
-                        padding=ft.Padding.symmetric(horizontal=14, vertical=8))
+    size = 48 if compact else 52
+    row: list[ft.Control] = []
+    if away and app.can_go_back():
+        row.append(_icon(app, "back", ft.Icons.ARROW_BACK, on_back_click, size))
+    row.append(ft.Column(col, spacing=0 if compact else 2, expand=True))
+    if prompt and prompt[1] is not None:
+        row.append(prompt[1])
+    if away and app.host:
+        row.append(_icon(app, "home", ft.Icons.HOME, on_home_click, size))
+    return ft.Container(content=ft.Row(row, vertical_alignment=ft.CrossAxisAlignment.CENTER),
+                        bgcolor=BLOOD_DARK,
+                        padding=ft.Padding.symmetric(horizontal=10 if compact else 14,
+                                                     vertical=2 if compact else 8))
 
 
 def on_back_click(app: AppState) -> None:
@@ -81,7 +114,7 @@ def save_banner(app: AppState) -> ft.Control | None:
                 color=TEXT, weight=ft.FontWeight.BOLD),
         ft.Text(f"The last {len(svc.unsaved)} action(s) are on the table here but not on disk. "
                 "Keep the app open: they are saved, in order, as soon as the disk accepts "
-                "them (next action or Retry).", size=15, color=TEXT),
+                "them (next action or Retry).", size=SMALL, color=TEXT),
         button("Retry saving", lambda e: on_retry_click(app), ident_="retry-save",
                icon=ft.Icons.SAVE),
     ]
@@ -90,21 +123,51 @@ def save_banner(app: AppState) -> ft.Control | None:
         border=ft.Border.all(2, "#ff8a65"), border_radius=10, padding=12))
 
 
-def messages(app: AppState) -> list[ft.Control]:
-    """What is not saved, the refusal (if any) and what the last action did."""
+def on_news_more(app: AppState) -> None:
+    """Read everything the last tap did, in the Log."""
+    app.go("log")
+
+
+def _lines(sentence: str, width: float) -> int:
+    """Lines a sentence wraps to at SMALL px in a panel of this width (an estimate)."""
+    per_line = max(20, int((width - 48) / 8.6))
+    return math.ceil(len(sentence) / per_line)
+
+
+def news(app: AppState) -> list[ft.Control]:
+    """What is not saved, the refusal (if any) and what the last action did: as much as fits;
+    the rest is one tap away in the Log."""
     out: list[ft.Control] = []
     if banner := save_banner(app):
         out.append(banner)
     if app.error:
         out.append(error_box(app.error))
-    if app.notice:
-        lines = [ft.Text(line, size=16, color="#ffb3b3" if "FRENZY" in line else TEXT)
-                 for line in app.notice[:12]]
-        out.append(ident("notice", ft.Container(
-            content=ft.Column([ft.Text("Just happened", size=14, color=MUTED), *lines],
-                              spacing=4),
-            bgcolor="#261417", border=ft.Border.all(1, GOLD), border_radius=10,
-            padding=12)))
+    if not app.notice:
+        return out
+    width = (app.size or (390, 844))[0]
+    if app.layout() == "wide":
+        width *= 0.6
+    budget, shown = NEWS_LINES[app.layout()], []
+    for sentence in app.notice:
+        cost = _lines(sentence, width)
+        if shown and cost > budget:
+            break
+        shown.append(sentence)
+        budget -= cost
+    lines: list[ft.Control] = [ft.Text(line, size=SMALL,
+                                       color="#ffb3b3" if "Frenzy" in line else TEXT)
+                               for line in shown]
+    rest = len(app.notice) - len(shown)
+    if rest and app.service.game is not None and app.screen in ("game", "table"):
+        lines.append(ident("notice-more", ft.TextButton(
+            f"…and {rest} more: read them in the Log", on_click=lambda e: on_news_more(app),
+            style=ft.ButtonStyle(color=GOLD, text_style=ft.TextStyle(size=SMALL))),
+            "More news"))
+    out.append(ident("notice", ft.Container(
+        content=ft.Column([ft.Text("Just happened", size=SMALL, color=MUTED), *lines],
+                          spacing=3),
+        bgcolor="#261417", border=ft.Border.all(1, GOLD), border_radius=10,
+        padding=ft.Padding.symmetric(horizontal=12, vertical=8))))
     return out
 
 
@@ -124,11 +187,12 @@ def on_view_toggle(app: AppState, screen: str) -> None:
     app.go("game" if app.screen == screen else screen)
 
 
-def undo_bar(app: AppState) -> ft.Control:
-    """Undo / Redo / Table / Log, always one tap away, with what Undo will take back."""
+def undo_bar(app: AppState, mains: list[ft.Control] | None = None) -> ft.Control:
+    """Undo / Redo / Table / Log, always one tap away, with what Undo will take back. Lying on
+    its side, a phone shows the main button in the same row and no hint."""
     g = app.game
-    last = (describe(g.actions[-1], g.state) if g.actions else "nothing yet")
-    bar = ft.Row([
+    compact = app.layout() == "landscape"
+    row: list[ft.Control] = [
         button("Undo", (lambda e: on_undo_click(app)) if g.can_undo() else None,
                expand=True, primary=False, ident_="undo"),
         button("Redo", (lambda e: on_redo_click(app)) if g.can_redo() else None,
@@ -137,23 +201,66 @@ def undo_bar(app: AppState) -> ft.Control:
                selected=app.screen == "table", primary=False, ident_="nav-table"),
         button("Log", lambda e: on_view_toggle(app, "log"), expand=True,
                selected=app.screen == "log", primary=False, ident_="nav-log"),
-    ], spacing=6)
-    hint = ident("undo-hint", ft.Text(f"Undo takes back #{len(g.actions)}: {last}", size=14,
-                                      color=MUTED,
-                                      max_lines=2, overflow=ft.TextOverflow.ELLIPSIS))
-    return ft.Container(content=ft.Column([hint, bar], spacing=6), bgcolor=SURFACE,
-                        padding=ft.Padding.symmetric(horizontal=10, vertical=8))
+    ]
+    if compact and mains:
+        for m in mains:
+            m.expand = 2
+        row += mains
+    parts: list[ft.Control] = [ft.Row(row, spacing=6)]
+    if not compact:
+        last = headline(g) if g.actions else "nothing yet"
+        parts.insert(0, ident("undo-hint", ft.Text(
+            f"Undo takes back #{len(g.actions)}: {last}", size=SMALL, color=MUTED, max_lines=1,
+            overflow=ft.TextOverflow.ELLIPSIS)))
+    return ft.Container(content=ft.Column(parts, spacing=4), bgcolor=SURFACE,
+                        padding=ft.Padding.symmetric(horizontal=10, vertical=6 if compact else 8))
+
+
+def action_area(app: AppState, mains: list[ft.Control], below: bool) -> ft.Control | None:
+    """The refusal or news of the last tap, right above the main button (pinned)."""
+    parts = news(app) + ([] if below else mains)
+    if not parts:
+        return None
+    return ft.Container(content=ft.Column(parts, spacing=8,
+                                          horizontal_alignment=ft.CrossAxisAlignment.STRETCH),
+                        bgcolor=BG, padding=ft.Padding.only(left=12, right=12, top=8, bottom=8),
+                        border=ft.Border.only(top=ft.BorderSide(1, "#3a2327")))
 
 
 def frame(app: AppState, title: str, body: list[ft.Control], *, subtitle: str | None = None,
-          game_bar: bool = False) -> list[ft.Control]:
-    """The whole page: bar, messages, scrolling body, and the undo bar in a game."""
-    scroller = ft.Column([*messages(app), *body], expand=True, spacing=12,
-                         scroll=ft.ScrollMode.AUTO,
-                         horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
-    out: list[ft.Control] = [title_bar(app, title, subtitle),
-                             ft.Container(content=scroller, expand=True, bgcolor=BG,
-                                          padding=ft.Padding.all(12))]
+          game_bar: bool = False, prompt: tuple[str, ft.Control | None] | None = None,
+          aside: list[ft.Control] | None = None, place: str = "") -> list[ft.Control]:
+    """The whole page: bars, the scrolling body, the pinned main button and news.
+
+    `prompt`: what happens now, with its help button; `aside`: shown beside the body on a
+    wide screen; `place`: where the game stands (a new value starts the body at the top).
+    """
+    layout = app.layout()
+    mains = [c for c in body if getattr(c, "data", None) == MAIN]
+    rest = [c for c in body if getattr(c, "data", None) != MAIN]
+    scroller = ft.Column(rest, expand=True, spacing=12, scroll=ft.ScrollMode.AUTO,
+                         horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
+                         key=f"scroll-{app.screen}-{place}")
+    in_bar = game_bar and layout == "landscape"
+    area = action_area(app, mains, in_bar)
+    column: list[ft.Control] = [ft.Container(content=scroller, expand=True, bgcolor=BG,
+                                             padding=ft.Padding.all(12))]
+    if area is not None:
+        column.append(area)
+    main_part: ft.Control = ft.Column(column, expand=True, spacing=0)
+    if layout == "wide" and aside:
+        side = ft.Container(
+            content=ft.Column(aside, spacing=10, scroll=ft.ScrollMode.AUTO,
+                              horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
+                              key=f"aside-{app.screen}"),
+            expand=2, bgcolor="#120a0b", padding=ft.Padding.all(12),
+            border=ft.Border.only(left=ft.BorderSide(1, "#3a2327")))
+        main_part.expand = 3
+        board = ident("board", side)
+        board.expand = 2
+        main_part = ft.Row([main_part, board], expand=True, spacing=0,
+                           vertical_alignment=ft.CrossAxisAlignment.STRETCH)
+    out: list[ft.Control] = [title_bar(app, title, subtitle, prompt), main_part]
     if game_bar:
-        out.append(undo_bar(app))
+        out.append(undo_bar(app, mains if in_bar else None))
     return out

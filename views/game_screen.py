@@ -2,19 +2,18 @@
 
 import flet as ft
 
-from views.dashboard import dashboard_view
+from views.dashboard import board_view, dashboard_view
 from views.feed import feed_view
 from views.frame import frame, status_line
 from views.hand_building import hand_building_view
 from views.help_button import help_button
-from views.location_setup import location_setup_view
+from views.location_setup import entering, location_setup_view
 from views.log_view import log_view
 from views.planning import planning_view
 from views.resolution import resolution_view
-from views.scoreboard import scoreboard_view
+from views.scoreboard import scoreboard_actions, scoreboard_view
 from views.setup_steps import setup_view
 from views.state import AppState
-from views.theme import GOLD, text
 
 PHASE_VIEWS = {
     "setup": setup_view, "feed": feed_view, "location_setup": location_setup_view,
@@ -23,10 +22,31 @@ PHASE_VIEWS = {
 }
 
 
+def place(app: AppState) -> str:
+    """Where the game stands: a new turn, step or phase gets a new value (its screen then
+    starts at the top)."""
+    s = app.game.state
+    legal = app.legal()
+    opened = [app.drafts.get(k, {}).get("open") for k in ("ally-pick", "relic-pick",
+                                                          "loccard-pick")]
+    return "-".join(str(x) for x in (s.round, s.phase, s.location_index, s.step, legal.actor,
+                                     legal.turn, s.awaiting, len(s.setup.relics_taken),
+                                     *opened, _next_open(app)))
+
+
+def _next_open(app: AppState) -> str:
+    """Which Location of Location Setup is being entered (each one starts at the top)."""
+    if app.game.state.phase != "location_setup":
+        return ""
+    return str(entering(app))
+
+
 def game_view(app: AppState) -> list[ft.Control]:
     """The open game's screen."""
     g = app.game
     legal = g.legal()
+    aside: list[ft.Control] | None = None
+    where = ""
     if app.screen == "table":
         body = dashboard_view(app)
         title = "Table"
@@ -34,14 +54,15 @@ def game_view(app: AppState) -> list[ft.Control]:
         body = log_view(app)
         title = "Action log"
     elif legal.phase == "game_over" and g.scoreboard is not None:
-        body = scoreboard_view(g.scoreboard)
+        body = [*scoreboard_view(g.scoreboard), *scoreboard_actions(app)]
         title = "Final score"
     else:
-        key = legal.step if legal.phase == "resolution" and legal.step else legal.phase
-        prompt = ft.Row([ft.Container(content=text(legal.prompt, 18, bold=True, color=GOLD,
-                                                   ident_="prompt"), expand=True),
-                         help_button(app, key)],
-                        vertical_alignment=ft.CrossAxisAlignment.START, spacing=4)
-        body = [prompt, *PHASE_VIEWS[legal.phase](app, legal)]
+        body = PHASE_VIEWS[legal.phase](app, legal)
         title = "Vendetta"
-    return frame(app, title, body, subtitle=status_line(app), game_bar=True)
+        where = place(app)
+        if app.layout() == "wide":
+            aside = board_view(app)
+    key = legal.step if legal.phase == "resolution" and legal.step else legal.phase
+    prompt = (legal.prompt, help_button(app, key))
+    return frame(app, title, body, subtitle=status_line(app), game_bar=True, prompt=prompt,
+                 aside=aside, place=where)

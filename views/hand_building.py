@@ -4,7 +4,7 @@ import flet as ft
 
 from companion.legal import Legal
 from views.state import AppState
-from views.theme import MUTED, button, card, heading, text
+from views.theme import MUTED, button, card, heading, main, text
 
 
 def on_hands_done(app: AppState) -> None:
@@ -22,5 +22,5 @@ def hand_building_view(app: AppState, legal: Legal) -> list[ft.Control]:
         lines.insert(1, "3-player game, round 1: draw 3, keep 2.")
     return [card(heading(f"Round {app.game.state.round}: Hand Building", 19),
                  *[text(line, 17) for line in lines[:1]],
-                 *[text(line, 16, color=MUTED) for line in lines[1:]],
-                 button("Hands are ready", lambda e: on_hands_done(app), ident_="hands-ok"))]
+                 *[text(line, 16, color=MUTED) for line in lines[1:]]),
+            main(button("Hands are ready", lambda e: on_hands_done(app), ident_="hands-ok"))]

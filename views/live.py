@@ -26,9 +26,9 @@ from urllib.parse import parse_qs, urlsplit
 
 import flet as ft
 
+from companion.review import told
 from companion.tables import DEVICE_TOKEN, Table, new_device_token
 from models.table import Board, Referee, Seat
-from views.describe import notable
 from views.seat_page import to_do
 from views.state import AppState
 
@@ -224,7 +224,7 @@ class LiveSync:
             return
         actions = table.game.actions
         if len(actions) != app.drawn_actions:
-            app.notice = notable(table.game.state, actions[-1]) if actions else []
+            app.say(told(table.game) if actions else [])
 
     def buzz(self) -> None:
         """A haptic nudge where the device has one (phones; ignored elsewhere)."""

@@ -1,4 +1,8 @@
-"""Location Setup: the Ally drawn for each Location, from the catalogue or typed in (§5)."""
+"""Location Setup: the Ally drawn for each Location, tapped from the catalogue or entered (§5).
+
+One Location's list is open at a time (the next one opens by itself); an Ally the app does not
+fully know asks for its printed values with taps, and a name only if the referee wants it
+remembered."""
 
 import flet as ft
 
@@ -6,12 +10,31 @@ from companion.legal import Legal
 from models.cards import AllyCard
 from models.catalogue import AllyEntry
 from models.common import location_name
+from views.choice import Option, chips, pick_list
 from views.state import AppState
-from views.theme import MUTED, button, card, dropdown, field, heading, text, to_int, wrap
+from views.theme import (
+    GOLD,
+    MUTED,
+    SURFACE_HI,
+    button,
+    card,
+    field,
+    heading,
+    ident,
+    main,
+    short,
+    tap_row,
+    text,
+    to_int,
+)
 
-NEW = "__new__"
-NUMBERS = [("influence", "Influence"), ("feed", "Feed Blood"), ("drain_blood", "Drain Blood"),
-           ("drained_influence", "Influence once drained")]
+NEW = "new"
+"""The list's last row: an Ally the catalogue does not hold."""
+NUMBERS = [("influence", "Influence while active", range(0, 6)),
+           ("feed", "Feed Blood", range(0, 6)),
+           ("drain_blood", "Blood when drained", range(0, 6)),
+           ("drained_influence", "Influence once drained", range(-1, 5))]
+"""Printed values of an Ally, each with the chips offered (other values: 'Other')."""
 
 
 def ally_values(a: AllyCard | AllyEntry) -> str:
@@ -22,61 +45,106 @@ def ally_values(a: AllyCard | AllyEntry) -> str:
             f"drained {v(a.drained_influence)}")
 
 
-def _options(app: AppState, legal: Legal) -> list[tuple[str, str]]:
-    """Catalogue Allies still possible: not already in an Alliance (each Ally exists once, §1;
-    the same Ally given for two Locations is refused when confirmed)."""
+def ally_title(a: AllyEntry) -> str:
+    """What the list says of an Ally: its name (or the part of it the sources show), or what it
+    does when its name is unknown (whole words, never cut)."""
+    if a.name or a.partial_name:
+        return a.name or a.partial_name or ""
+    return f"Unnamed Ally: {a.text}" if a.text else f"Unnamed Ally {a.id}"
+
+
+def _options(app: AppState, loc: str, legal: Legal) -> list[Option]:
+    """The Allies that may lie here: those the table already entered first (by name), then
+    the ones whose values are still unknown; none already in an Alliance or at a Location
+    (from the engine's legal actions) nor chosen for another Location (each Ally exists once,
+    §1)."""
     gone = {k.casefold() for k in legal.taken_allies}
-    opts = []
-    for a in app.catalogue.allies:
-        if a.id.casefold() in gone or (a.name or "").casefold() in gone:
-            continue
-        label = a.name or a.partial_name or a.text or a.id
-        opts.append((a.id, f"{label[:40]} ({ally_values(a)})" if a.complete()
-                     else f"{label[:40]} (values needed)"))
-    return [*opts, (NEW, "A new Ally (type it in)")]
+    others = {d["id"] for other, d in _picks(app).items() if other != loc} - {NEW}
+    allies = sorted((a for a in app.catalogue.allies if a.id not in others
+                     and a.id.casefold() not in gone and (a.name or "").casefold() not in gone),
+                    key=lambda a: (not a.complete(), ally_title(a).casefold()))
+    opts = [Option(a.id, ally_title(a), ally_values(a) if a.complete() else
+                   "values not known yet: read them from the card") for a in allies]
+    return [Option(NEW, "An Ally not in this list", "enter its printed values"), *opts]
 
 
 def _entry(app: AppState, entry_id: str | None) -> AllyEntry | None:
     return next((a for a in app.catalogue.allies if a.id == entry_id), None)
 
 
+def _picks(app: AppState) -> dict:
+    return app.draft("allies")
+
+
+def entering(app: AppState) -> str | None:
+    """The Location being entered: the one being changed, else the first whose Ally is not
+    chosen or still lacks a value (the next one opens once it is done)."""
+    picks = _picks(app)
+    chosen = app.draft("ally-pick").get("open")
+    if chosen is not None:
+        return chosen
+    return next((loc.id for loc in app.game.state.locations
+                 if loc.id not in picks or _missing(app, picks[loc.id])), None)
+
+
+def _missing(app: AppState, d: dict) -> list[str]:
+    """What is still to enter for a chosen Ally (the name is optional)."""
+    out = [] if d.get("kind") in ("human", "vampire") else ["Human or Vampire"]
+    return out + [label for key, label, _ in NUMBERS if to_int(d.get(key)) is None]
+
+
 def on_ally_pick(app: AppState, loc: str, entry_id: str) -> None:
-    """Choose the Ally at a Location; unknown values open the small form."""
+    """The Ally at a Location; the next Location's list opens."""
     e = _entry(app, entry_id)
-    name = (e.name or e.partial_name or "") if e else ""
-    d = {"id": entry_id, "name": name, "kind": e.kind if e else None}
-    for key, _ in NUMBERS:
+    d: dict = {"id": entry_id, "name": (e.name or e.partial_name or "") if e else "",
+               "kind": e.kind if e else None}
+    for key, _, _ in NUMBERS:
         value = getattr(e, key) if e else None
         d[key] = "" if value is None else str(value)
-    app.draft("allies")[loc] = d
+    _picks(app)[loc] = d
+    app.drafts["ally-pick"] = {}
     app.render()
 
 
-def on_ally_field(app: AppState, loc: str, key: str, value: str) -> None:
-    """A printed value typed in the form."""
-    app.draft("allies")[loc][key] = value
+def on_ally_change(app: AppState, loc: str) -> None:
+    """Open a Location's list again to pick another Ally."""
+    app.drafts["ally-pick"] = {"open": loc}
+    app.render()
 
 
-def on_ally_kind(app: AppState, loc: str, kind: str) -> None:
-    """Human or Vampire."""
-    app.draft("allies")[loc]["kind"] = kind
+def on_ally_field(app: AppState, loc: str, key: str, value: str, redraw: bool = False) -> None:
+    """A printed value (tapped or typed) or the name."""
+    _picks(app)[loc][key] = value
+    if redraw:
+        app.render()
+
+
+def on_other_toggle(app: AppState, loc: str, key: str) -> None:
+    """Show a box for a value beyond the chips."""
+    _picks(app)[loc].setdefault("other", []).append(key)
     app.render()
 
 
 def _card_from(app: AppState, loc: str, d: dict) -> AllyCard | str:
     name = str(d.get("name", "")).strip()
-    values = {key: to_int(d.get(key)) for key, _ in NUMBERS}
-    if not name or d.get("kind") not in ("human", "vampire") or None in values.values():
-        return f"{location_name(loc)}: enter the Ally's name, Human or Vampire, and its values."
-    entry_id = d["id"] if d["id"] != NEW else app.new_id("ALLY", name)
-    entry = _entry(app, entry_id)
+    values = {key: to_int(d.get(key)) for key, _, _ in NUMBERS}
+    missing = _missing(app, d)
+    if missing:
+        return f"{location_name(loc)}: tap the Ally's {', '.join(missing)}."
+    entry = _entry(app, d["id"]) if d["id"] != NEW else None
+    keep = bool(entry or name)  # an Ally with neither code nor name cannot be recognised later
+    entry_id = entry.id if entry else (app.new_id("ALLY", name) if name else None)
+    shown = name or (entry and ally_title(entry)) or \
+        f"Ally at {location_name(loc)}, round {app.game.state.round}"
     try:
-        card = AllyCard(name=name, kind=d["kind"], id=entry_id,
+        card = AllyCard(name=short(shown, 60), kind=d["kind"], id=entry_id,
                         ability=entry.ability if entry else None, **values)
     except ValueError as err:
         return f"{location_name(loc)}: {str(err).splitlines()[-1]}"
-    if entry is None or not entry.complete() or entry.card() != card:
-        app.remember("allies", {"id": entry_id, "name": name, "kind": d["kind"], **values})
+    known = _entry(app, entry_id)
+    if keep and (known is None or not known.complete() or known.card() != card):
+        app.remember("allies", {"id": entry_id, "name": name or None, "kind": d["kind"],
+                                **values})
     return card
 
 
@@ -84,7 +152,7 @@ def on_allies_confirm(app: AppState) -> None:
     """Place the chosen Allies."""
     allies = {}
     for loc in app.game.state.locations:
-        d = app.draft("allies").get(loc.id)
+        d = _picks(app).get(loc.id)
         if d is None:
             app.fail(f"Choose the Ally at {location_name(loc.id)}.")
             return
@@ -96,48 +164,86 @@ def on_allies_confirm(app: AppState) -> None:
     app.play({"type": "place_allies", "allies": allies})
 
 
-def _form(app: AppState, loc: str, d: dict) -> list[ft.Control]:
-    e = _entry(app, d["id"])
-    if e is not None and e.complete():
-        return [text(ally_values(e), 16, color=MUTED)]
-    out: list[ft.Control] = [
-        text("Read the missing values from the card (they are remembered):", 15, color=MUTED),
-        field("Name", d["name"], lambda v: on_ally_field(app, loc, "name", v),
-              ident_=f"ally-{loc}-name"),
-        wrap(*[button(k.capitalize(), lambda ev, k=k: on_ally_kind(app, loc, k), primary=False,
-                      selected=d.get("kind") == k, ident_=f"ally-{loc}-{k}")
-               for k in ("human", "vampire")]),
-    ]
-    out.append(ft.ResponsiveRow([
-        field(label, d[key], lambda v, key=key: on_ally_field(app, loc, key, v), numeric=True,
-              ident_=f"ally-{loc}-{key}", col=6) for key, label in NUMBERS],
-        columns=12, spacing=8, run_spacing=8))
-    if e is not None and e.text:
-        out.insert(0, text(e.text, 15, color=MUTED))
-    if e is not None and e.partial_name and not e.name:
-        out.insert(1, text("Only the end of its name is known: complete it from the card.", 15,
-                           color=MUTED))
+def _values_form(app: AppState, loc: str, d: dict) -> list[ft.Control]:
+    """Taps for the printed values the app does not know (and the name, optional)."""
+    e = _entry(app, d["id"]) if d["id"] != NEW else None
+    out: list[ft.Control] = [text("Tap the values printed on the card:", 16, color=MUTED)]
+    if e is None or e.name is None:
+        out.append(field("Name (optional; a named Ally is remembered)", d["name"],
+                         lambda v: on_ally_field(app, loc, "name", v),
+                         ident_=f"ally-{loc}-name"))
+        if e is not None and e.partial_name:
+            out.append(text("Only the end of its name is known: complete it from the card.",
+                            16, color=MUTED))
+    if e is None or e.kind is None:
+        out.append(chips([("human", "Human"), ("vampire", "Vampire")], d.get("kind"),
+                         lambda k: on_ally_field(app, loc, "kind", k, True), f"ally-{loc}"))
+    for key, label, values in NUMBERS:
+        if e is not None and getattr(e, key) is not None:
+            continue
+        options = [(str(v), str(v)) for v in values]
+        other = key in d.get("other", []) or (
+            d[key] not in ("", *(k for k, _ in options)))
+        head: list[ft.Control] = [ft.Container(content=text(label, 16, bold=True),
+                                               expand=True)]
+        if not other:
+            head.append(ident(f"ally-{loc}-{key}-more", ft.TextButton(
+                "Other…", on_click=lambda e, key=key: on_other_toggle(app, loc, key),
+                style=ft.ButtonStyle(color=GOLD, text_style=ft.TextStyle(size=16))), "Other"))
+        row: list[ft.Control] = [
+            ft.Row(head, vertical_alignment=ft.CrossAxisAlignment.CENTER),
+            chips(options, d[key], lambda v, key=key: on_ally_field(app, loc, key, v, True),
+                  f"ally-{loc}-{key}", width=48)]
+        if other:
+            row.append(field("Other value", d[key],
+                             lambda v, key=key: on_ally_field(app, loc, key, v), numeric=True,
+                             width=160, ident_=f"ally-{loc}-{key}-other"))
+        out.append(ft.Column(row, spacing=2))
     return out
 
 
+def _location(app: AppState, loc_id: str, opened: str | None, legal: Legal) -> ft.Control:
+    state_loc = next(lo for lo in app.game.state.locations if lo.id == loc_id)
+    d = _picks(app).get(loc_id)
+    parts: list[ft.Control] = [heading(location_name(loc_id), 18)]
+    if state_loc.location_card:
+        parts.append(text(f"Location card: {state_loc.location_card.name}", 16, color=MUTED))
+    if loc_id == opened and (d is None or app.draft("ally-pick").get("open") == loc_id):
+        parts.append(text("Which Ally was drawn here? Tap it:", 16, color=MUTED))
+        parts += pick_list(app, _options(app, loc_id, legal), d["id"] if d else None,
+                           lambda k: on_ally_pick(app, loc_id, k), f"ally-{loc_id}-pick",
+                           app.draft("ally-pick"), "Search the Allies")
+    elif d is not None:
+        e = _entry(app, d["id"])
+        title = (e and ally_title(e)) or (d["name"] or "An Ally not in the list")
+        complete = e is not None and e.complete()
+        entered = not _missing(app, d)
+        detail = (ally_values(e) if complete else
+                  f"{str(d['kind']).capitalize()} · Inf {d['influence']} · Feed {d['feed']} · "
+                  f"Drain +{d['drain_blood']} · drained {d['drained_influence']}"
+                  if entered else "its values below")
+        parts.append(tap_row(title, lambda ev: on_ally_change(app, loc_id),
+                             f"ally-{loc_id}-chosen", detail=f"{detail} · tap to change",
+                             color=SURFACE_HI))
+        if not complete and loc_id == opened:
+            parts += _values_form(app, loc_id, d)
+    else:
+        parts.append(text("Its list opens once the Location above is done.", 16, color=MUTED))
+    box = card(*parts, ident_=f"ally-{loc_id}")
+    box.key = f"ally-card-{app.game.state.round}-{loc_id}"  # fresh controls each round
+    return box
+
+
 def location_setup_view(app: AppState, legal: Legal) -> list[ft.Control]:
-    """An Ally picker per Location."""
-    out: list[ft.Control] = [text("Draw an Ally for each Location and say which it is.", 16,
+    """An Ally picker per Location, one open at a time; Place is the main button."""
+    locs = app.game.state.locations
+    opened = entering(app)
+    out: list[ft.Control] = [text("Draw an Ally for each Location and tap which it is.", 16,
                                   color=MUTED)]
-    opts = _options(app, legal)
-    for loc in app.game.state.locations:
-        d = app.draft("allies").get(loc.id)
-        parts: list[ft.Control] = [
-            heading(location_name(loc.id), 18),
-            dropdown("Ally drawn", opts, d["id"] if d else None,
-                     lambda v, loc=loc.id: on_ally_pick(app, loc, v), f"ally-{loc.id}")]
-        if loc.location_card:
-            parts.insert(1, text(f"Location card: {loc.location_card.name}", 15, color=MUTED))
-        if d:
-            parts += _form(app, loc.id, d)
-        box = card(*parts)
-        box.key = f"ally-card-{app.game.state.round}-{loc.id}"  # fresh controls each round
-        out.append(box)
-    out.append(button("Place these Allies", lambda e: on_allies_confirm(app),
-                      ident_="allies-ok"))
+    out += [_location(app, loc.id, opened, legal) for loc in locs]
+    missing = next((loc.id for loc in locs if loc.id not in _picks(app)), None)
+    label = ("Place these Allies" if missing is None
+             else f"Choose the Ally at {location_name(missing)}")
+    out.append(main(button(label, (lambda e: on_allies_confirm(app)) if missing is None
+                           else None, ident_="allies-ok")))
     return out

@@ -19,8 +19,9 @@ def position_line(state: GameState, loc_index: int, seat: int) -> str | None:
     return f"{state.players[seat].name}: {parts}{blood}"
 
 
-def locations_panel(state: GameState, *, compact: bool = False) -> list[ft.Control]:
-    """One panel per Location."""
+def locations_panel(state: GameState, *, compact: bool = False,
+                    ids: bool = True) -> list[ft.Control]:
+    """One panel per Location (`ids`: with stable ids; off on the board beside a form)."""
     out: list[ft.Control] = []
     for i, loc in enumerate(state.locations):
         head = location_name(loc.id)
@@ -32,8 +33,8 @@ def locations_panel(state: GameState, *, compact: bool = False) -> list[ft.Contr
         for seat in turn_order(state):
             line = position_line(state, i, seat)
             if line:
-                lines.append(text(line, 16, ident_=f"at-{loc.id}-{seat}"))
+                lines.append(text(line, 16, ident_=f"at-{loc.id}-{seat}" if ids else None))
         if len(lines) == 1 and not compact:
             lines.append(text("nobody here yet", 15, color=MUTED))
-        out.append(card(*lines, color=SURFACE, ident_=f"loc-{loc.id}"))
+        out.append(card(*lines, color=SURFACE, ident_=f"loc-{loc.id}" if ids else None))
     return out

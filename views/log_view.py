@@ -1,28 +1,30 @@
-"""The action log, newest first; the top line is what Undo takes back."""
+"""The action log, newest first; the top line is what Undo takes back. Its sentences come from
+the one narrator (`companion.review`)."""
 
 import flet as ft
 
-from views.describe import describe, event_line
+from companion.review import command_line, headline, told_each
 from views.state import AppState
 from views.theme import GOLD, MUTED, TEXT, card, text
 
 
 def log_view(app: AppState) -> list[ft.Control]:
-    """Every action with its notable events."""
+    """Every action with what it did, newest first."""
     g = app.game
-    s = g.state
+    said = told_each(g)
     out: list[ft.Control] = []
-    for n, action in reversed(list(enumerate(g.actions, start=1))):
-        lines = [line for e in action.events if (line := event_line(e, s))][:8]
-        head = text(f"{n}. {describe(action, s)}", 17, bold=True,
-                    color=GOLD if n == len(g.actions) else TEXT)
-        parts: list[ft.Control] = [head, *[text(line, 14, color=MUTED) for line in lines]]
-        if n == len(g.actions):
-            parts.insert(0, text("Undo takes this back", 13, color=MUTED))
-        out.append(card(*parts))
     for action in reversed(g.redo_stack):
-        out.insert(0, card(text(f"Undone (Redo brings it back): {describe(action, s)}", 16,
-                                color=MUTED)))
+        out.append(card(text("Undone (Redo brings it back): "
+                             f"{command_line(g.state, action.command)}", 16, color=MUTED)))
+    for n in range(len(g.actions), 0, -1):
+        sentences = said[n - 1]
+        head = text(f"{n}. {headline(g, n - 1, sentences)}", 17, bold=True,
+                    color=GOLD if n == len(g.actions) else TEXT, ident_=f"log-{n}")
+        parts: list[ft.Control] = [head, *[text(line, 16, color=MUTED)
+                                           for line in sentences[1:]]]
+        if n == len(g.actions):
+            parts.insert(0, text("Undo takes this back", 16, color=MUTED))
+        out.append(card(*parts))
     if not out:
         out.append(text("Nothing has happened yet.", 16, color=MUTED))
     return out

@@ -1,13 +1,15 @@
-"""Planning: the current player's turn — Location, face up/down, Blood, Diablerie, Drain (§7)."""
+"""Planning: the current player's turn — Location, card (or face down), Blood, Diablerie, Drain
+(§7). The Play button stays pinned on screen; a Drain keeps the choices made so far."""
 
 import flet as ft
 
 from companion.legal import Legal
 from models.common import location_name
 from views.card_picker import picked, picker
+from views.choice import tiles
 from views.locations_panel import locations_panel
 from views.state import AppState
-from views.theme import GOLD, MUTED, button, card, heading, text, wrap
+from views.theme import MUTED, button, card, main, text, wrap
 
 
 def blood_limit(legal: Legal, loc: str | None, face_up: bool, partner: bool = False) -> int:
@@ -38,9 +40,12 @@ def on_location_pick(app: AppState, loc: str) -> None:
 
 
 def on_face_pick(app: AppState, face_up: bool) -> None:
-    """Face up (say which card) or face down (costs 1 Blood, stays secret)."""
-    _plan(app)["face_up"] = face_up
-    app.render()
+    """Face down (costs 1 Blood, stays secret), or face up again (a card was tapped)."""
+    d = _plan(app)
+    d["face_up"] = face_up
+    if not face_up:
+        d["card"].pop("id", None)
+        app.render()
 
 
 def on_blood_pick(app: AppState, n: int) -> None:
@@ -83,8 +88,22 @@ def on_play_click(app: AppState, legal: Legal) -> None:
 
 
 def on_drain_click(app: AppState, seat: int, uid: str) -> None:
-    """Drain a card of the current player's Alliance."""
-    app.play({"type": "drain", "player": seat, "card": uid})
+    """Drain a card of the current player's Alliance; a Vampire (Diablerie) is confirmed
+    first, saying what the token costs (§9, §11)."""
+    p = app.game.state.players[seat]
+    c = next(a for a in p.alliance if a.uid == uid).card
+    command = {"type": "drain", "player": seat, "card": uid}
+    if c.kind != "vampire":
+        app.play(command)
+        return
+    tokens = 2 if c.ability == "AL14" else 1
+    after = p.diablerie + tokens
+    cost = (f"{p.name} takes {tokens} Diablerie token{'s' if tokens > 1 else ''} "
+            f"({min(after, 3)} in all): -1 Influence each at the end of the game.")
+    if after >= 3:
+        cost += f" A third token puts {p.name} out of the game at once."
+    app.ask(f"Drain {c.name}?", f"{c.name} is a Vampire: draining it is Diablerie. {cost}",
+            "Drain it", lambda: app.play(command))
 
 
 def on_pass_click(app: AppState, seat: int) -> None:
@@ -92,8 +111,35 @@ def on_pass_click(app: AppState, seat: int) -> None:
     app.play({"type": "pass_turn", "player": seat})
 
 
-def planning_view(app: AppState, legal: Legal) -> list[ft.Control]:
-    """The turn form, built from what is legal now."""
+def _play_label(app: AppState, d: dict) -> str | None:
+    """The Play button's words, or None while the Location is still to choose."""
+    if d["loc"] is None:
+        return None
+    how = "face down" if not d["face_up"] else ""
+    return " ".join(x for x in ("Play", how, f"at {location_name(d['loc'])}") if x)
+
+
+def _short_place(loc: str) -> str:
+    return "Haven" if loc == "haven" else f"#{loc}"
+
+
+def _partner_choice(app: AppState, legal: Legal, d: dict) -> list[ft.Control]:
+    """Tag team: whether the partner's face-up Challenge reaches this play too (§13)."""
+    if legal.partner_challenge is None or legal.actor is None:
+        return []
+    s = app.game.state
+    mate, name = s.players[legal.partner_challenge].name, s.players[legal.actor].name
+    return [text(f"{mate}'s Challenge is face up: does it reach {name}'s play elsewhere too "
+                 "(1 Blood)? Tag team: its owner chooses.", 16, color=MUTED),
+            wrap(button("No, spare the partner", lambda e: on_partner_pick(app, False),
+                        primary=False, selected=not d["partner"], ident_="partner-spare"),
+                 button("Yes, it reaches them", lambda e: on_partner_pick(app, True),
+                        primary=False, selected=d["partner"], ident_="partner-include"))]
+
+
+def turn_form(app: AppState, legal: Legal) -> list[ft.Control]:
+    """The choices of a turn, compact enough for a phone: where, which card (or face down),
+    Blood, Diablerie."""
     s = app.game.state
     seat = legal.actor
     assert seat is not None
@@ -103,80 +149,83 @@ def planning_view(app: AppState, legal: Legal) -> list[ft.Control]:
     max_blood = blood_limit(legal, d["loc"], d["face_up"], partner)
     d["blood"] = min(d["blood"], max_blood)
     d["diablerie"] = min(d["diablerie"], legal.max_diablerie)
-    dia = f" · {p.diablerie_up} Diablerie face up" if p.diablerie_up else ""
-    out: list[ft.Control] = [card(
-        heading(f"{p.name}'s turn {legal.turn} of {legal.turns}", 22),
-        text(f"{p.clan} · {p.blood} Blood in Pool · {p.hand_size} card(s) in hand{dia}", 17,
-             color=GOLD, ident_="actor-stats"),
-    )]
+    allies = {loc.id: loc.ally.name if loc.ally else "" for loc in s.locations}
+    down = button("Face down (1 Blood)", (lambda e: on_face_pick(app, False))
+                  if legal.can_play_face_down else None, primary=False,
+                  selected=not d["face_up"], ident_="face-down")
+    form: list[ft.Control] = [
+        text("Where?", 17, bold=True),
+        tiles([(loc, _short_place(loc), allies[loc]) for loc in legal.locations], d["loc"],
+              lambda loc: on_location_pick(app, loc), "loc-pick"),
+        *_partner_choice(app, legal, d),
+        text(f"Blood from the Pool (0–{max_blood})", 17, bold=True),
+        wrap(*[button(str(n), lambda e, n=n: on_blood_pick(app, n), primary=False,
+                      selected=d["blood"] == n, width=64, ident_=f"blood-{n}")
+               for n in range(max_blood + 1)])]
+    if max_blood < 3:
+        form.append(text(f"At most {max_blood}: the Pool must keep at least 1 Blood. "
+                         "Drain a card first to play more.", 16, color=MUTED))
+    form.append(text("Which card? (or face down)", 17, bold=True))
+    if not d["face_up"]:
+        form.append(text("Face down: the card stays secret until it is revealed. Tap a card "
+                         "to play face up instead.", 16, color=MUTED))
+    form += picker(app, p.clan, d["card"], "plan-card", legal.taken_cards.get(seat, []),
+                   on_pick=lambda: on_face_pick(app, True), extra=down)
+    if not legal.can_play_face_down:
+        form.append(text("Face down is not possible: it would spend the last Blood.", 16,
+                         color=MUTED))
+    if legal.max_diablerie:
+        form += [text("Flip Diablerie tokens (1 Blood from the Bank each)", 17, bold=True),
+                 wrap(*[button(str(n), lambda e, n=n: on_diablerie_pick(app, n),
+                               primary=False, selected=d["diablerie"] == n, width=64,
+                               ident_=f"dia-{n}")
+                        for n in range(legal.max_diablerie + 1)])]
+    return [card(*form)]
+
+
+def drain_panel(app: AppState, legal: Legal) -> list[ft.Control]:
+    """The Alliance cards the player may Drain now (the turn's choices stay as they are)."""
+    if not legal.drainable or legal.actor is None:
+        return []
+    seat = legal.actor
+    cards = {c.uid: c for c in app.game.state.players[seat].alliance}
+    drains = []
+    for uid in legal.drainable:
+        c = cards[uid].card
+        warn = " — Diablerie!" if c.kind == "vampire" else ""
+        drains.append(button(f"Drain {c.name} (+{c.drain_blood} Blood){warn}",
+                             lambda e, uid=uid: on_drain_click(app, seat, uid),
+                             primary=False, ident_=f"drain-{uid}"))
+    return [card(text("Drain a card of the Alliance (any time in this turn)", 16,
+                      color=MUTED), *drains)]
+
+
+def actor_line(app: AppState, legal: Legal) -> str:
+    """The player whose turn it is, in numbers (shown under the prompt)."""
+    assert legal.actor is not None
+    p = app.game.state.players[legal.actor]
+    dia = f" · {p.diablerie_up} Diablerie up" if p.diablerie_up else ""
+    return f"{p.clan} · {p.blood} Blood · {p.hand_size} in hand{dia}"
+
+
+def planning_view(app: AppState, legal: Legal) -> list[ft.Control]:
+    """The turn form, built from what is legal now; Play (or Pass) is the main button."""
+    s = app.game.state
+    seat = legal.actor
+    assert seat is not None
+    p = s.players[seat]
+    out: list[ft.Control] = []
     if "pass_turn" in legal.commands:
-        out.append(card(text(f"{p.name} has no card in hand and passes.", 17),
-                        button("Pass the turn", lambda e: on_pass_click(app, seat),
-                               ident_="pass")))
+        out += [text(f"{p.name} has no card in hand and passes.", 17),
+                main(button("Pass the turn", lambda e: on_pass_click(app, seat),
+                            ident_="pass"))]
     else:
-        names = {loc.id: (f"{location_name(loc.id)}" + (f" · {loc.ally.name}" if loc.ally
-                                                           else "")) for loc in s.locations}
-        form: list[ft.Control] = [
-            text("1. Where?", 17, bold=True),
-            wrap(*[button(names[loc], lambda e, loc=loc: on_location_pick(app, loc),
-                          primary=False, selected=d["loc"] == loc, ident_=f"loc-pick-{loc}")
-                   for loc in legal.locations]),
-            text("2. Face up or face down?", 17, bold=True),
-            wrap(button("Face up", lambda e: on_face_pick(app, True), primary=False,
-                        selected=d["face_up"], ident_="face-up"),
-                 button("Face down (costs 1 Blood)",
-                        (lambda e: on_face_pick(app, False)) if legal.can_play_face_down
-                        else None, primary=False, selected=not d["face_up"],
-                        ident_="face-down")),
-        ]
-        if not legal.can_play_face_down:
-            form.append(text("Face down is not possible: it would spend the last Blood.", 15,
-                             color=MUTED))
-        if d["face_up"]:
-            form += [text("Which card?", 17, bold=True),
-                     *picker(app, p.clan, d["card"], "plan-card",
-                             legal.taken_cards.get(seat, []))]
-        else:
-            form.append(text("Face down: the card stays secret until it is revealed.", 15,
-                             color=MUTED))
-        if legal.partner_challenge is not None:
-            mate = s.players[legal.partner_challenge].name
-            form += [text(f"{mate}'s Challenge is face up: does it reach {p.name}'s play "
-                          "elsewhere too (1 Blood)? Tag team: its owner chooses.", 15,
-                          color=MUTED),
-                     wrap(button("No, spare the partner", lambda e: on_partner_pick(app, False),
-                                 primary=False, selected=not d["partner"],
-                                 ident_="partner-spare"),
-                          button("Yes, it reaches them", lambda e: on_partner_pick(app, True),
-                                 primary=False, selected=d["partner"],
-                                 ident_="partner-include"))]
-        form += [text("3. Blood from the Pool (0–3)", 17, bold=True),
-                 wrap(*[button(str(n), lambda e, n=n: on_blood_pick(app, n), primary=False,
-                               selected=d["blood"] == n, width=64, ident_=f"blood-{n}")
-                        for n in range(max_blood + 1)])]
-        if max_blood < 3:
-            form.append(text(f"At most {max_blood}: the Pool must keep at least 1 Blood. "
-                             "Drain a card first to play more.", 15, color=MUTED))
-        if legal.max_diablerie:
-            form += [text("Flip Diablerie tokens (1 Blood from the Bank each)", 17, bold=True),
-                     wrap(*[button(str(n), lambda e, n=n: on_diablerie_pick(app, n),
-                                   primary=False, selected=d["diablerie"] == n, width=64,
-                                   ident_=f"dia-{n}")
-                            for n in range(legal.max_diablerie + 1)])]
-        where = location_name(d["loc"]) if d["loc"] else "…"
-        form.append(button(f"Play at {where}", lambda e: on_play_click(app, legal),
-                           ident_="play"))
-        out.append(card(*form))
-    if legal.drainable:
-        cards = {c.uid: c for c in p.alliance}
-        drains = []
-        for uid in legal.drainable:
-            c = cards[uid].card
-            warn = " — Diablerie!" if c.kind == "vampire" else ""
-            drains.append(button(f"Drain {c.name} (+{c.drain_blood} Blood){warn}",
-                                 lambda e, uid=uid: on_drain_click(app, seat, uid),
-                                 primary=False, ident_=f"drain-{uid}"))
-        out.append(card(text("Drain a card of the Alliance (any time in this turn)", 16,
-                             color=MUTED), *drains))
-    out += locations_panel(s, compact=True)
+        label = _play_label(app, _plan(app))
+        out += turn_form(app, legal)
+        out.append(main(button(label or "Choose where to play first",
+                               (lambda e: on_play_click(app, legal)) if label else None,
+                               ident_="play")))
+    out += drain_panel(app, legal)
+    if app.layout() != "wide":  # on a wide screen the board beside shows them
+        out += locations_panel(s, compact=True)
     return out

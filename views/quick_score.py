@@ -10,10 +10,11 @@ from models.common import CLANS
 from models.events import PositionLoaded
 from models.setup import Position, PositionAllianceCard, PositionPlayer, Variants
 from models.state import Scoreboard
+from views.choice import chips
 from views.frame import frame
 from views.scoreboard import scoreboard_view
 from views.state import AppState
-from views.theme import MUTED, button, card, dropdown, field, heading, text, to_int, wrap
+from views.theme import MUTED, button, card, field, heading, main, text, to_int, wrap
 
 NUMBERS = [("blood", "Blood"), ("tokens", "Influence tokens"), ("diablerie", "Diablerie"),
            ("active", "Active cards' Influence"), ("drained", "Drained cards' Influence"),
@@ -52,6 +53,7 @@ def on_quick_field(app: AppState, i: int, key: str, value: str, rerender: bool =
 def on_ambition_pick(app: AppState, value: str) -> None:
     """Who holds the Ambition token at the end."""
     _draft(app)["ambition"] = value
+    app.render()
 
 
 def _cards(total: int, drained: bool) -> list[PositionAllianceCard]:
@@ -121,7 +123,6 @@ def quick_score_view(app: AppState) -> list[ft.Control]:
         wrap(*[button(f"{n} players", lambda e, n=n: on_count_pick(app, n), primary=False,
                       selected=len(rows) == n, ident_=f"qs-count-{n}") for n in range(3, 7)]),
     ]
-    clan_opts = [(c, c) for c in CLANS]
     for i, r in enumerate(rows):
         nums = ft.ResponsiveRow([
             field(label, r[key], lambda v, i=i, key=key: on_quick_field(app, i, key, v),
@@ -131,13 +132,16 @@ def quick_score_view(app: AppState) -> list[ft.Control]:
             heading(f"Player {i + 1}", 17),
             field("Name", r["name"], lambda v, i=i: on_quick_field(app, i, "name", v),
                   ident_=f"qs-{i}-name"),
-            dropdown("Clan", clan_opts, r["clan"],
-                     lambda v, i=i: on_quick_field(app, i, "clan", v), f"qs-{i}-clan"),
+            text("Clan", 16, bold=True),
+            chips([(c, c) for c in CLANS], r["clan"],
+                  lambda v, i=i: on_quick_field(app, i, "clan", v, rerender=True),
+                  f"qs-{i}-clan"),
             nums))
     names = [(str(i), r["name"].strip() or f"Player {i + 1}") for i, r in enumerate(rows)]
-    body += [dropdown("Ambition token holder at the end", names, d["ambition"],
-                      lambda v: on_ambition_pick(app, v), "qs-ambition"),
-             button("Score", lambda e: on_score_click(app), ident_="qs-score")]
-    if d["board"] is not None:
-        body += [heading("Scoreboard", 20), *scoreboard_view(d["board"])]
-    return frame(app, "Quick score", body, subtitle="End-of-game positions only")
+    body += [text("Who holds the Ambition token at the end?", 16, bold=True),
+             chips(names, d["ambition"], lambda v: on_ambition_pick(app, v), "qs-ambition"),
+             main(button("Score", lambda e: on_score_click(app), ident_="qs-score"))]
+    if d["board"] is not None:  # the scoreboard first: a new score starts at the top
+        body = [heading("Scoreboard", 20), *scoreboard_view(d["board"]), *body]
+    return frame(app, "Quick score", body, subtitle="End-of-game positions only",
+                 place=f"board-{id(d['board'])}" if d["board"] is not None else "")

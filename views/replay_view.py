@@ -3,11 +3,10 @@
 import flet as ft
 
 from companion.game import Game
-from companion.review import state_after
+from companion.review import headline, state_after
 from models.common import location_name
 from models.state import GameState
 from views.dashboard import dashboard_view
-from views.describe import describe
 from views.frame import PHASE_NAMES
 from views.state import AppState
 from views.theme import GOLD, MUTED, button, card, text
@@ -45,7 +44,7 @@ def replay_view(app: AppState, game: Game) -> list[ft.Control]:
         said: list[str] = [e.text for g in groups_of(app, game) for e in g.entries
                            if e.action == -1]
     else:
-        head = f"After action {n} of {total}: {describe(game.actions[n - 1], state)}"
+        head = f"After action {n} of {total}: {headline(game, n - 1)}"
         said = [e.text for g in groups_of(app, game) for e in g.entries if e.action == n - 1]
     ends = stops(app, game)
     back = max((k for k in ends if k < n), default=None)

@@ -6,34 +6,52 @@ import flet as ft
 from companion.legal import Legal
 from models.common import STEPS, location_name
 from views.card_picker import picked, picker, taken_for
-from views.effects import due_panel, effect_form
+from views.effects import due_main, due_panel, effect_form
 from views.locations_panel import position_line
 from views.power_table import power_table
 from views.state import AppState
-from views.theme import BLOOD, GOLD, MUTED, SURFACE_HI, TEXT, button, card, heading, text, wrap
+from views.theme import (
+    GOLD,
+    MUTED,
+    OK,
+    SMALL,
+    SURFACE_HI,
+    button,
+    card,
+    heading,
+    main,
+    text,
+    wrap,
+)
 
-NEXT_LABEL = {"preparation": "Continue to Conflict",
-              "conflict": "Compare Power and give rewards",
-              "aftermath": "Finish this Location"}
+THROUGH_LABEL = {"preparation": "Compare Power and finish this Location",
+                 "conflict": "Compare Power and finish this Location",
+                 "aftermath": "Finish this Location"}
+STEP_LABEL = {"preparation": "Only this step: go to Conflict",
+              "conflict": "Only this step: compare Power, then Aftermath"}
 
 
 def stepper(app: AppState, legal: Legal) -> ft.Control:
-    """Which Location of how many, and the five steps with the current one lit."""
+    """Which Location of how many, and the five steps: done ones ticked (calm, not alarm red),
+    the current one lit, the coming ones outlined."""
     s = app.game.state
     chips = []
     for step in STEPS:
         now = step == legal.step
         done = STEPS.index(step) < STEPS.index(legal.step) if legal.step else False
+        label = ft.Text(step.capitalize(), size=SMALL, color="#1a0d00" if now else (
+            OK if done else MUTED), weight=ft.FontWeight.BOLD if now else None)
+        content: ft.Control = (ft.Row([ft.Icon(ft.Icons.CHECK, size=16, color=OK), label],
+                                      spacing=4, tight=True) if done else label)
         chips.append(ft.Container(
-            content=ft.Text(step.capitalize(), size=14, color="#1a0d00" if now else TEXT,
-                            weight=ft.FontWeight.BOLD if now else None),
-            bgcolor=GOLD if now else (BLOOD if done else SURFACE_HI), border_radius=14,
+            content=content, bgcolor=GOLD if now else (SURFACE_HI if done else None),
+            border=None if now or done else ft.Border.all(1, "#4a3337"), border_radius=14,
             padding=ft.Padding.symmetric(horizontal=10, vertical=6)))
     loc = s.location
     assert loc is not None
     ally = f" — {loc.ally.name}" if loc.ally else ""
     return card(heading(f"{location_name(loc.id)}{ally}", 20),
-                text(f"Location {s.location_index + 1} of {len(s.locations)}", 15, color=MUTED),
+                text(f"Location {s.location_index + 1} of {len(s.locations)}", 16, color=MUTED),
                 ft.Row(chips, wrap=True, spacing=6, run_spacing=6), ident_="stepper")
 
 
@@ -83,26 +101,39 @@ def withdraw_view(app: AppState, legal: Legal) -> list[ft.Control]:
     """Stay/Withdraw per present player; withdrawing players' face-down cards identified."""
     s = app.game.state
     d = _wd(app)
-    rows: list[ft.Control] = [text("Everyone here chooses Stay or Withdraw in secret, then "
-                                   "all reveal together.", 16, color=MUTED)]
+    alone = len(legal.present) == 1
+    rows: list[ft.Control] = [text(
+        f"Only {s.players[legal.present[0]].name} is here: Stay (the usual choice) or "
+        "Withdraw." if alone else "Everyone here chooses Stay or Withdraw in secret, then "
+        "all reveal together.", 16, color=MUTED)]
     for seat in legal.present:
         leave = seat in d["out"]
         line = position_line(s, s.location_index, seat) or s.players[seat].name
-        parts: list[ft.Control] = [
-            text(line, 17, bold=True),
-            wrap(button("Stay", lambda e, seat=seat: on_withdraw_toggle(app, seat, False),
-                        primary=False, selected=not leave, ident_=f"stay-{seat}"),
-                 button("Withdraw", lambda e, seat=seat: on_withdraw_toggle(app, seat, True),
-                        primary=False, selected=leave, ident_=f"withdraw-{seat}"))]
+        who, _, what = line.partition(": ")
+        parts: list[ft.Control] = [ft.Row([
+            ft.Column([text(who, 17, bold=True), text(what, 16, color=MUTED)], spacing=0,
+                      expand=True),
+            button("Stay", lambda e, seat=seat: on_withdraw_toggle(app, seat, False),
+                   primary=False, selected=not leave, ident_=f"stay-{seat}", width=84),
+            button("Withdraw", lambda e, seat=seat: on_withdraw_toggle(app, seat, True),
+                   primary=False, selected=leave, ident_=f"withdraw-{seat}", width=112)],
+            spacing=6, vertical_alignment=ft.CrossAxisAlignment.CENTER)]
         if leave:
             for uid in legal.face_down.get(seat, []):
-                parts += [text("Their face-down card turns up: which is it?", 15,
+                parts += [text("Their face-down card turns up: which is it?", 16,
                                color=MUTED),
                           *picker(app, s.players[seat].clan, d["reveal"].setdefault(uid, {}),
                                   f"wd-{uid}", taken_for(legal, seat, d["reveal"], uid))]
         rows.append(card(*parts, color=SURFACE_HI))
-    rows.append(button("Reveal the tokens", lambda e: on_withdraw_confirm(app, legal),
-                       ident_="withdraw-ok"))
+    if alone:
+        who = s.players[legal.present[0]].name
+        label = f"{who} withdraws" if d["out"] else f"{who} stays: go on"
+    else:
+        label = ("Reveal: everyone stays" if not d["out"] else
+                 "Reveal: " + ", ".join(s.players[p].name for p in d["out"]) + " withdraw"
+                 + ("s" if len(d["out"]) == 1 else ""))
+    rows.append(main(button(label, lambda e: on_withdraw_confirm(app, legal),
+                            ident_="withdraw-ok")))
     return rows
 
 
@@ -128,36 +159,51 @@ def revelation_view(app: AppState, legal: Legal) -> list[ft.Control]:
                              *picker(app, s.players[seat].clan, sels.setdefault(uid, {}),
                                      f"rev-{uid}", taken_for(legal, seat, sels, uid)),
                              color=SURFACE_HI))
-    rows.append(button("The cards are face up", lambda e: on_reveal_confirm(app, legal),
-                       ident_="reveal-ok"))
+    rows.append(main(button("The cards are face up", lambda e: on_reveal_confirm(app, legal),
+                            ident_="reveal-ok")))
     return rows
 
 
 # --- Preparation / Conflict / Aftermath ---------------------------------------------------------
 
-def on_continue_click(app: AppState) -> None:
-    """Finish this step."""
-    app.play({"type": "next_step"})
+def on_continue_click(app: AppState, through: bool = True) -> None:
+    """Finish this step; `through`: and the later steps of this Location with nothing for
+    the table (the engine stops where something is due)."""
+    app.play({"type": "next_step", "through": through})
+
+
+def _unknowns(legal: Legal) -> list[ft.Control]:
+    """Cards here whose effect the app applies not by itself: the referee's to apply."""
+    out: list[ft.Control] = []
+    if legal.by_hand:
+        out.append(text(f"Apply by hand now ({legal.step}): " + "; ".join(legal.by_hand), 17,
+                        color=GOLD, ident_="by-hand"))
+    if legal.unknown_timing:
+        out.append(text("The app does not know what these cards do: "
+                        + "; ".join(legal.unknown_timing) + ". If one acts now, apply it by "
+                        "hand below, or go one step at a time.", 16, color=MUTED,
+                        ident_="unknown-timing"))
+    return out
 
 
 def effects_step_view(app: AppState, legal: Legal) -> list[ft.Control]:
-    """Power table, due effects, effect by hand, Continue."""
+    """Due effects first, the Power table, effects by hand, and one tap to go on."""
     s = app.game.state
     assert s.location is not None and legal.step is not None
     hint = {"preparation": "Preparation cards act now, in turn order.",
             "conflict": "Conflict cards act now, then Power is compared.",
             "aftermath": "Aftermath cards act now, in turn order."}[legal.step]
     can_go = "next_step" in legal.commands
-    return [
-        *power_table(s, s.location),
-        text(hint, 16, color=MUTED),
-        *due_panel(app, legal),
-        *effect_form(app),
-        button(NEXT_LABEL[legal.step], (lambda e: on_continue_click(app)) if can_go else None,
-               ident_="continue"),
-        *([] if can_go else [text("Resolve the card effects above first.", 15,
-                                  color=MUTED)]),
-    ]
+    out: list[ft.Control] = [*due_panel(app, legal), text(hint, 16, color=MUTED),
+                             *_unknowns(legal), *power_table(s, s.location), *effect_form(app)]
+    if can_go and legal.step in STEP_LABEL and (legal.by_hand or legal.unknown_timing):
+        out.append(button(STEP_LABEL[legal.step], lambda e: on_continue_click(app, False),
+                          primary=False, ident_="one-step"))
+    due = due_main(app, legal)
+    out.append(due if due is not None else main(button(
+        THROUGH_LABEL[legal.step], (lambda e: on_continue_click(app)) if can_go else None,
+        ident_="continue")))
+    return out
 
 
 # --- Succubus Club: take Blood back --------------------------------------------------------------
@@ -185,7 +231,8 @@ def take_back_view(app: AppState, legal: Legal) -> list[ft.Control]:
             button(str(n), lambda e, seat=seat, n=n: on_take_back_pick(app, seat, n),
                    primary=False, selected=chosen.get(seat, 0) == n, width=64,
                    ident_=f"take-{seat}-{n}") for n in range(most + 1)]), color=SURFACE_HI))
-    rows.append(button("Done", lambda e: on_take_back_confirm(app), ident_="take-back-ok"))
+    rows.append(main(button("Done", lambda e: on_take_back_confirm(app),
+                            ident_="take-back-ok")))
     return rows
 
 

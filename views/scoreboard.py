@@ -3,7 +3,8 @@
 import flet as ft
 
 from models.state import InfluenceBreakdown, Scoreboard
-from views.theme import GOLD, MUTED, SURFACE, SURFACE_HI, card, heading, text
+from views.state import AppState
+from views.theme import GOLD, MUTED, SURFACE, SURFACE_HI, button, card, heading, main, text
 
 
 def breakdown_line(b: InfluenceBreakdown) -> str:
@@ -47,3 +48,17 @@ def scoreboard_view(board: Scoreboard) -> list[ft.Control]:
     out.append(heading("Influence = active cards + drained cards + tokens + Relic - Diablerie",
                        14))
     return out
+
+
+def on_review_open(app: AppState) -> None:
+    """The finished game's review: the story, a replay and the charts."""
+    app.notice = []
+    app.open_review(app.game.header.game_id)
+
+
+def scoreboard_actions(app: AppState) -> list[ft.Control]:
+    """Under the final scoreboard: its review (main button) and Home."""
+    return [main(button("Review this game", lambda e: on_review_open(app), ident_="to-review",
+                        icon=ft.Icons.HISTORY_EDU)),
+            button("Home", lambda e: app.go("home"), primary=False, ident_="to-home",
+                   icon=ft.Icons.HOME)]

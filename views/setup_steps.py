@@ -5,8 +5,22 @@ import flet as ft
 from companion.legal import Legal
 from models.cards import LocationCard, RelicCard
 from models.common import CLANS, location_name
+from views.choice import Option, chips, pick_list
 from views.state import AppState
-from views.theme import MUTED, button, card, dropdown, field, heading, text, to_int, wrap
+from views.theme import (
+    MUTED,
+    SURFACE_HI,
+    button,
+    card,
+    field,
+    heading,
+    main,
+    short,
+    tap_row,
+    text,
+    to_int,
+    wrap,
+)
 
 OTHER = "__other__"
 
@@ -86,6 +100,14 @@ def _clans(app: AppState, legal: Legal) -> list[ft.Control]:
 
 # --- Relics ---------------------------------------------------------------------------------
 
+def relic_name(entry: object) -> str:
+    """The name a Relic is known by at the table: its name, else what it does (whole
+    words)."""
+    name = getattr(entry, "name", None)
+    return name or short(f"Relic: {getattr(entry, 'text', None) or getattr(entry, 'id', '')}",
+                         60)
+
+
 def _relic_rows(app: AppState) -> list[dict]:
     n = len(app.game.state.players) + 1
     rows: list[dict] = app.draft("relics").setdefault("rows", [])
@@ -94,19 +116,37 @@ def _relic_rows(app: AppState) -> list[dict]:
     return rows
 
 
+def _relic_open(app: AppState) -> int | None:
+    """The Relic whose list is shown: the one being changed, else the first not entered."""
+    opened = app.draft("relic-pick").get("open")
+    if opened is not None:
+        return opened
+    return next((i for i, row in enumerate(_relic_rows(app)) if row["id"] is None), None)
+
+
 def on_relic_entry_pick(app: AppState, i: int, entry_id: str) -> None:
-    """Fill a drawn Relic from the catalogue (or start a new one)."""
+    """A drawn Relic, tapped from the catalogue (or another one, to enter)."""
     row = _relic_rows(app)[i]
     row["id"] = entry_id
     entry = next((r for r in app.catalogue.relics if r.id == entry_id), None)
-    row["name"] = (entry.name or "") if entry else ""
+    row["name"] = relic_name(entry) if entry else ""
     row["influence"] = "" if entry is None or entry.influence is None else str(entry.influence)
+    app.drafts["relic-pick"] = {}
     app.render()
 
 
-def on_relic_field_change(app: AppState, i: int, key: str, value: str) -> None:
-    """A Relic's name or Influence was typed."""
+def on_relic_change(app: AppState, i: int) -> None:
+    """Open a Relic's list again."""
+    app.drafts["relic-pick"] = {"open": i}
+    app.render()
+
+
+def on_relic_field_change(app: AppState, i: int, key: str, value: str,
+                          redraw: bool = False) -> None:
+    """A Relic's name or Influence was typed or tapped."""
     _relic_rows(app)[i][key] = value
+    if redraw:
+        app.render()
 
 
 def on_relics_confirm(app: AppState) -> None:
@@ -115,11 +155,12 @@ def on_relics_confirm(app: AppState) -> None:
     for i, row in enumerate(_relic_rows(app)):
         name, infl = row["name"].strip(), to_int(row["influence"])
         if not name or infl is None or not 0 <= infl <= 10:
-            app.fail(f"Relic {i + 1}: enter its name and printed Influence (0–10).")
+            app.fail(f"Relic {i + 1}: tap it in the list, or enter its name and printed "
+                     "Influence (0–10).")
             return
         entry_id = row["id"] if row["id"] not in (None, OTHER) else app.new_id("RELIC", name)
         entry = next((r for r in app.catalogue.relics if r.id == entry_id), None)
-        if entry is None or entry.name != name or entry.influence != infl:
+        if entry is None or relic_name(entry) != name or entry.influence != infl:
             app.remember("relics", {"id": entry_id, "name": name, "influence": infl})
         entry = next((r for r in app.catalogue.relics if r.id == entry_id), None)
         relics.append(RelicCard(name=name, influence=infl, id=entry_id,
@@ -127,36 +168,63 @@ def on_relics_confirm(app: AppState) -> None:
     app.play({"type": "offer_relics", "relics": relics})
 
 
-def _relic_options(app: AppState) -> list[tuple[str, str]]:
-    opts = [(r.id, r.name or (r.text or r.id)[:48]) for r in app.catalogue.relics]
-    return [*opts, (OTHER, "Another Relic (type it in)")]
+def _relic_options(app: AppState, i: int) -> list[Option]:
+    taken = {row["id"] for k, row in enumerate(_relic_rows(app)) if k != i}
+    opts = [Option(r.id, relic_name(r), " · ".join(x for x in (
+        f"{r.influence} Influence" if r.influence is not None else "Influence not known",
+        r.text if r.name else None) if x)) for r in app.catalogue.relics if r.id not in taken]
+    return [*opts, Option(OTHER, "Another Relic (not in this list)", "enter its name and "
+                                                                   "Influence")]
+
+
+def _relic_slot(app: AppState, i: int, row: dict, opened: int | None) -> list[ft.Control]:
+    out: list[ft.Control] = [text(f"Relic {i + 1}", 17, bold=True)]
+    if i == opened:
+        out += pick_list(app, _relic_options(app, i), row["id"],
+                         lambda k: on_relic_entry_pick(app, i, k), f"relic-{i}-pick",
+                         app.draft("relic-pick"), "Search the Relics")
+        return out
+    if row["id"] is None:
+        return [*out, text("Its list opens once the Relic above is entered.", 16,
+                           color=MUTED)]
+    title = row["name"] or "Another Relic"
+    out.append(tap_row(title, lambda e: on_relic_change(app, i), f"relic-{i}-chosen",
+                       detail=(f"{row['influence']} Influence · " if row["influence"] else "")
+                       + "tap to change"))
+    entry = next((r for r in app.catalogue.relics if r.id == row["id"]), None)
+    if row["id"] == OTHER:
+        out.append(field("Name", row["name"],
+                         lambda v: on_relic_field_change(app, i, "name", v),
+                         ident_=f"relic-{i}-name"))
+    if entry is None or entry.influence is None:
+        out += [text("Influence at the end of the game", 16),
+                chips([(str(v), str(v)) for v in range(0, 6)], row["influence"],
+                      lambda v: on_relic_field_change(app, i, "influence", v, True),
+                      f"relic-{i}-infl", width=56)]
+    return out
 
 
 def _relics(app: AppState, legal: Legal) -> list[ft.Control]:
     s = app.game.state
     if "offer_relics" in legal.commands:
         rows = _relic_rows(app)
+        opened = _relic_open(app)
         out: list[ft.Control] = [
             heading(f"Relics: draw {len(rows)}", 19),
-            text("Enter each Relic drawn: pick it from the list or type its name and "
-                 "Influence.", 15, color=MUTED)]
+            text("Tap each Relic drawn in the list, or enter one the list does not hold.", 16,
+                 color=MUTED)]
         for i, row in enumerate(rows):
-            out += [dropdown(f"Relic {i + 1}", _relic_options(app), row["id"],
-                             lambda v, i=i: on_relic_entry_pick(app, i, v), f"relic-{i}"),
-                    ft.Row([field("Name", row["name"],
-                                  lambda v, i=i: on_relic_field_change(app, i, "name", v),
-                                  expand=True, ident_=f"relic-{i}-name"),
-                            field("Influence", row["influence"],
-                                  lambda v, i=i: on_relic_field_change(app, i, "influence", v),
-                                  numeric=True, width=120, ident_=f"relic-{i}-infl")])]
-        out.append(button("These are the Relics", lambda e: on_relics_confirm(app),
-                          ident_="relics-ok"))
-        return [card(*out)]
+            out.append(card(*_relic_slot(app, i, row, opened), color=SURFACE_HI,
+                            ident_=f"relic-{i}"))
+        missing = any(row["id"] is None for row in rows)
+        return [card(*out), main(button(
+            "These are the Relics" if not missing else "Tap every Relic drawn first",
+            (lambda e: on_relics_confirm(app)) if not missing else None, ident_="relics-ok"))]
     if "pick_relic" in legal.commands and legal.actor is not None:
         offered = s.setup.relics_offered or []
         return [card(
             heading(f"{s.players[legal.actor].name} drafts a Relic", 19),
-            text("Drafting goes counter-clockwise, starting right of the first player.", 15,
+            text("Drafting goes counter-clockwise, starting right of the first player.", 16,
                  color=MUTED),
             *[button(f"{offered[i].name} (Influence {offered[i].influence})",
                      lambda e, i=i: app.play({"type": "pick_relic", "player": legal.actor,
@@ -168,11 +236,18 @@ def _relics(app: AppState, legal: Legal) -> list[ft.Control]:
 # --- Location cards ---------------------------------------------------------------------------
 
 def on_location_card_pick(app: AppState, loc: str, entry_id: str) -> None:
-    """Choose the Location card lying on a Location."""
+    """The Location card lying on a Location (or another one, to name)."""
     d = app.draft("location_cards").setdefault(loc, {"id": None, "name": ""})
     d["id"] = entry_id
     entry = next((c for c in app.catalogue.location_cards if c.id == entry_id), None)
     d["name"] = entry.name or "" if entry else ""
+    app.drafts["loccard-pick"] = {}
+    app.render()
+
+
+def on_location_card_change(app: AppState, loc: str) -> None:
+    """Open a Location's list of cards again."""
+    app.drafts["loccard-pick"] = {"open": loc}
     app.render()
 
 
@@ -190,7 +265,7 @@ def on_location_cards_confirm(app: AppState) -> None:
         d = app.draft("location_cards").get(loc.id, {})
         name = str(d.get("name", "")).strip()
         if not name:
-            app.fail(f"{location_name(loc.id)}: choose or type its Location card.")
+            app.fail(f"{location_name(loc.id)}: tap its Location card, or type its name.")
             return
         entry_id = d.get("id") if d.get("id") not in (None, OTHER) else app.new_id("LOC", name)
         entry = next((c for c in app.catalogue.location_cards if c.id == entry_id), None)
@@ -203,25 +278,41 @@ def on_location_cards_confirm(app: AppState) -> None:
 
 
 def _location_cards(app: AppState) -> list[ft.Control]:
-    opts = [(c.id, c.name or c.id) for c in app.catalogue.location_cards]
-    opts.append((OTHER, "Another card (type its name)"))
+    locs = [loc.id for loc in app.game.state.locations if loc.id != "haven"]
+    chosen = app.draft("location_cards")
+    opened = app.draft("loccard-pick").get("open") or next(
+        (loc for loc in locs if chosen.get(loc, {}).get("id") is None), None)
     out: list[ft.Control] = [heading("Location cards", 19),
-                             text("One on each Location except the Prince's Haven.", 15,
+                             text("One on each Location except the Prince's Haven.", 16,
                                   color=MUTED)]
-    for loc in app.game.state.locations:
-        if loc.id == "haven":
-            continue
-        d = app.draft("location_cards").get(loc.id, {"id": None, "name": ""})
-        out.append(dropdown(location_name(loc.id), opts, d["id"],
-                            lambda v, loc=loc.id: on_location_card_pick(app, loc, v),
-                            f"loccard-{loc.id}"))
-        if d["id"] == OTHER:
-            out.append(field("Card name", d["name"],
-                             lambda v, loc=loc.id: on_location_card_name(app, loc, v),
-                             ident_=f"loccard-{loc.id}-name"))
-    out.append(button("Lay out these cards", lambda e: on_location_cards_confirm(app),
-                      ident_="loccards-ok"))
-    return [card(*out)]
+    for loc in locs:
+        d = chosen.get(loc, {"id": None, "name": ""})
+        parts: list[ft.Control] = [text(location_name(loc), 17, bold=True)]
+        if loc == opened:
+            taken = {v.get("id") for k, v in chosen.items() if k != loc} - {OTHER}
+            opts = [Option(c.id, c.name or c.id, c.text) for c in app.catalogue.location_cards
+                    if c.id not in taken]
+            opts.append(Option(OTHER, "Another card (not in this list)", "type its name"))
+            parts += pick_list(app, opts, d["id"],
+                               lambda k, loc=loc: on_location_card_pick(app, loc, k),
+                               f"loccard-{loc}-pick", app.draft("loccard-pick"))
+        elif d["id"] is not None:
+            parts.append(tap_row(d["name"] or "Another card",
+                                 lambda e, loc=loc: on_location_card_change(app, loc),
+                                 f"loccard-{loc}-chosen", detail="tap to change"))
+            if d["id"] == OTHER:
+                parts.append(field("Card name", d["name"],
+                                   lambda v, loc=loc: on_location_card_name(app, loc, v),
+                                   ident_=f"loccard-{loc}-name"))
+        else:
+            parts.append(text("Its list opens once the Location above is done.", 16,
+                              color=MUTED))
+        out.append(card(*parts, color=SURFACE_HI, ident_=f"loccard-{loc}"))
+    missing = any(chosen.get(loc, {}).get("id") is None for loc in locs)
+    return [card(*out), main(button(
+        "Lay out these cards" if not missing else "Tap the card of every Location first",
+        (lambda e: on_location_cards_confirm(app)) if not missing else None,
+        ident_="loccards-ok"))]
 
 
 def setup_view(app: AppState, legal: Legal) -> list[ft.Control]:
@@ -230,8 +321,6 @@ def setup_view(app: AppState, legal: Legal) -> list[ft.Control]:
         return _first_player(app)
     if "pick_clan" in legal.commands:
         return _clans(app, legal)
-    out: list[ft.Control] = []
-    if "place_location_cards" in legal.commands:
-        out += _location_cards(app)
-    out += _relics(app, legal)
-    return out
+    if "place_location_cards" in legal.commands:  # first the cards, then the Relics
+        return _location_cards(app)
+    return _relics(app, legal)

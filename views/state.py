@@ -48,6 +48,19 @@ def save_problem(err: Exception) -> str:
     """A readable line for a failed save."""
     return describe_os_error(err) if isinstance(err, OSError) else brief(err)
 
+WITHIN_TURN = {"drain", "use_relic", "peek", "apply_effect"}
+"""Actions taken in the middle of a turn or step: the choices drafted so far are kept."""
+
+WIDE = 1000
+"""From this width (px) the game screen shows the board beside the form."""
+
+
+class Question:
+    """A costly tap waiting for its confirmation (Diablerie, a Relic)."""
+
+    def __init__(self, title: str, text: str, yes: str, on_yes: Callable[[], None]):
+        self.title, self.text, self.yes, self.on_yes = title, text, yes, on_yes
+
 
 class AppState:
     """One session's UI state; `render()` rebuilds the screen from it."""
@@ -97,7 +110,9 @@ class AppState:
         """Set by the page: keeps the browser's address and Flet's view stack in step."""
         self.error: str | None = None
         self.notice: list[str] = []
-        """Lines describing what the last action did (rewards, Frenzy…)."""
+        """Lines describing what the last action did (rewards, Frenzy…); shown until the
+        screen is drawn again for another reason (the next pick: it has been read)."""
+        self._notice_shown = False
         self.drafts: dict[str, dict[str, Any]] = {}
         """Unconfirmed form values per form name; cleared when an action is played."""
         self.root = ft.Column(expand=True, spacing=0)
@@ -108,6 +123,12 @@ class AppState:
         """A stored game opened for review (never the table's current game)."""
         self.review_at = 0
         """Review: how many of its actions the replayed table shows (0 = the start)."""
+        self.size: tuple[float, float] | None = None
+        """The page's width and height (px) when the page told them; None: a phone."""
+        self.question: Question | None = None
+        """A costly tap asking for confirmation (shown as a dialog)."""
+        self.on_ask: Callable[[AppState], None] | None = None
+        """Set by the page: shows `question` as a dialog, or closes it when it is None."""
 
     # --- catalogue --------------------------------------------------------------------------
 
@@ -385,8 +406,8 @@ class AppState:
         self.error, self.cue = None, False
         actions = self.game.actions
         if len(actions) != self.drawn_actions:
-            from views.describe import notable
-            self.notice = notable(self.game.state, actions[-1]) if actions else []
+            from companion.review import told
+            self.say(told(self.game) if actions else [])
             self.drafts.clear()
         self.render()
         return True
@@ -401,14 +422,15 @@ class AppState:
         except (TableError, RuleError, ValidationError, ValueError, *SAVE_ERRORS) as err:
             self._refuse(err)
             return None
-        from views.describe import notable
+        from companion.review import told
         self.error = None
         self.cue = False
-        effect = self.drafts.get("effect")  # the by-hand form stays open for the next effect
-        self.drafts.clear()
-        if effect:
-            self.drafts["effect"] = effect
-        self.notice = notable(self.game.state, action)
+        if action.command.type not in WITHIN_TURN:
+            effect = self.drafts.get("effect")  # the by-hand form stays open
+            self.drafts.clear()
+            if effect:
+                self.drafts["effect"] = effect
+        self.say(told(self.game))
         if self.screen not in ("game", "table"):
             self.go("game")
         else:
@@ -522,6 +544,40 @@ class AppState:
         self.review = None  # always read it afresh from the store
         self.go("review", game_id)
 
+    def ask(self, title: str, text: str, yes: str, on_yes: Callable[[], None]) -> None:
+        """Ask before a costly tap; `on_yes` runs only once it is confirmed."""
+        self.question = Question(title, text, yes, on_yes)
+        if self.on_ask is not None:
+            self.on_ask(self)
+
+    def answer(self, yes: bool) -> None:
+        """Confirm (or cancel) the question asked."""
+        question, self.question = self.question, None
+        if self.on_ask is not None:
+            self.on_ask(self)
+        if question is not None and yes:
+            question.on_yes()
+        else:
+            self.render()
+
+    def layout(self) -> str:
+        """'wide' (tablet, desktop), 'landscape' (a phone on its side) or 'phone'."""
+        if self.size is None:
+            return "phone"
+        width, height = self.size
+        if width >= WIDE:
+            return "wide"
+        return "landscape" if width > height and height < 560 else "phone"
+
+    def resize(self, width: float | None, height: float | None) -> None:
+        """The page changed size: draw the layout that fits."""
+        if not width or not height or (width, height) == self.size:
+            return
+        before = self.layout()
+        self.size = (width, height)
+        if self.layout() != before:
+            self.render()
+
     def fail(self, message: str) -> None:
         """Show a problem with the user's input."""
         self.error = message
@@ -542,9 +598,16 @@ class AppState:
         self.version = self.view.version if self.view is not None else table.version
         self.drawn_actions = len(table.game.actions)
 
+    def say(self, lines: list[str]) -> None:
+        """What the last action did, shown beside the main button until the next tap."""
+        self.notice, self._notice_shown = lines, False
+
     def render(self) -> None:
         """Rebuild the view tree for the current state."""
         self.renders += 1
         self.draw_table()
+        if self._notice_shown:
+            self.notice = []
+        self._notice_shown = bool(self.notice)
         if self._render is not None:
             self._render(self)

@@ -17,8 +17,16 @@ GOLD = "#e0b35a"
 """Influence."""
 ERROR_BG = "#4a0d14"
 OK = "#7fc28a"
+DIM_BG = "#1a1314"
+"""Background of a button that cannot be tapped now."""
+DIM_TEXT = "#6f5f5d"
+"""Text of a button that cannot be tapped now."""
 TOUCH = 52
 """Height of every tappable control (≥ 48 px)."""
+SMALL = 16
+"""Smallest text size: secondary lines stay readable on a phone."""
+MAIN = "main"
+"""`data` of a screen's main button: the frame keeps it pinned on screen."""
 
 Handler = Callable[[Any], None]
 
@@ -42,8 +50,8 @@ def ident(identifier: str, control: ft.Control, label: str | None = None) -> ft.
 
 def text(value: str, size: int = 17, *, color: str = TEXT, bold: bool = False,
          ident_: str | None = None) -> ft.Control:
-    """Readable body text; `ident_` gives it a stable id."""
-    t = ft.Text(value, size=size, color=color,
+    """Readable body text, never below SMALL px; `ident_` gives it a stable id."""
+    t = ft.Text(value, size=max(size, SMALL), color=color,
                 weight=ft.FontWeight.BOLD if bold else None)
     return ident(ident_, t) if ident_ else t
 
@@ -57,17 +65,24 @@ def button(label: str, on_click: Handler | None, *, primary: bool = True,
            selected: bool = False, expand: bool | int | None = None, disabled: bool = False,
            ident_: str | None = None, icon: ft.IconData | None = None,
            width: int | None = None) -> ft.Control:
-    """A large button; `selected` marks a chosen option of a group."""
+    """A large button; `selected` marks a chosen option of a group. A button that cannot be
+    tapped now (`disabled`, or no handler) is drawn flat and dim, never like a live one."""
     if selected:
-        bg, fg, border = GOLD, "#1a0d00", None
+        bg, fg, border = GOLD, "#1a0d00", ft.BorderSide(0, GOLD)
     elif primary:
-        bg, fg, border = BLOOD, TEXT, None
+        bg, fg, border = BLOOD, TEXT, ft.BorderSide(0, BLOOD)
     else:
         bg, fg, border = SURFACE_HI, TEXT, ft.BorderSide(1, "#5a3a3f")
+    off = ft.ControlState.DISABLED
     b = ft.Button(
         content=label, icon=icon, on_click=on_click, height=TOUCH, expand=expand, width=width,
         disabled=disabled or on_click is None,
-        style=ft.ButtonStyle(bgcolor=bg, color=fg, side=border,
+        style=ft.ButtonStyle(bgcolor={off: DIM_BG, ft.ControlState.DEFAULT: bg},
+                             color={off: DIM_TEXT, ft.ControlState.DEFAULT: fg},
+                             icon_color={off: DIM_TEXT, ft.ControlState.DEFAULT: fg},
+                             side={off: ft.BorderSide(1, "#2e2325"),
+                                   ft.ControlState.DEFAULT: border},
+                             elevation={off: 0, ft.ControlState.DEFAULT: 1},
                              shape=ft.RoundedRectangleBorder(radius=10),
                              padding=ft.Padding.symmetric(horizontal=14),
                              text_style=ft.TextStyle(size=17, weight=ft.FontWeight.W_600)),
@@ -77,6 +92,13 @@ def button(label: str, on_click: Handler | None, *, primary: bool = True,
     sem = ident(ident_, b)
     sem.expand = expand
     return sem
+
+
+def main(control: ft.Control) -> ft.Control:
+    """Mark a screen's main button: the frame pins it at the bottom, always on screen, with
+    the refusal or news of the last tap right above it."""
+    control.data = MAIN
+    return control
 
 
 def card(*controls: ft.Control, color: str = SURFACE, ident_: str | None = None) -> ft.Control:
@@ -109,22 +131,19 @@ def field(label: str, value: str, on_change: Handler, *, numeric: bool = False,
     return sem
 
 
-def dropdown(label: str, options: list[tuple[str, str]], value: str | None,
-             on_select: Handler, identifier: str, width: int | None = None) -> ft.Control:
-    """A labelled choice list with a stable id (Dropdowns have no accessible name)."""
-    dd = ft.Dropdown(label=label, value=value, width=width, text_size=17,
-                     options=[ft.dropdown.Option(key=k, text=t) for k, t in options],
-                     border_color="#6b4a4f", focused_border_color=GOLD,
-                     label_style=ft.TextStyle(color=MUTED))
-    dd.on_select = lambda e: on_select(dd.value)
-    return ident(identifier, dd, label)
-
-
-def error_box(message: str) -> ft.Control:
+def error_box(message: str, identifier: str = "error") -> ft.Control:
     """A refusal explained inline."""
-    return ident("error", ft.Container(
+    return ident(identifier, ft.Container(
         content=ft.Text(message, size=17, color="#ffd6d6"), bgcolor=ERROR_BG,
         border=ft.Border.all(1, "#ff6b6b"), border_radius=10, padding=12), "Refused")
+
+
+def short(words: str, most: int) -> str:
+    """At most `most` characters, cut between words (with '…'), never inside one."""
+    if len(words) <= most:
+        return words
+    cut = words[:most - 1].rsplit(" ", 1)[0].rstrip(" ,.;:")
+    return f"{cut}…"
 
 
 def to_int(value: str | None, default: int | None = None) -> int | None:
@@ -146,13 +165,15 @@ def player_color(seat: int) -> str:
 
 def tap_row(title: str, on_click: Handler, identifier: str, *, detail: str | None = None,
             color: str = SURFACE_HI, title_color: str = TEXT,
-            icon: ft.IconData | None = None) -> ft.Control:
+            icon: ft.IconData | None = None, selected: bool = False) -> ft.Control:
     """A full-width tappable row, a title and an optional detail; over TOUCH px high (17 px
-    text and 14 px padding above and below)."""
+    text and 14 px padding above and below). `selected` lights it as the chosen option."""
+    if selected:
+        color, title_color = GOLD, "#1a0d00"
     col: list[ft.Control] = [ft.Text(title, size=17, weight=ft.FontWeight.W_600,
                                      color=title_color)]
     if detail:
-        col.append(ft.Text(detail, size=15, color=MUTED))
+        col.append(ft.Text(detail, size=SMALL, color="#3a2a10" if selected else MUTED))
     body: ft.Control = ft.Column(col, spacing=2, expand=True)
     if icon is not None:
         body = ft.Row([ft.Icon(icon, color=title_color, size=26), body], spacing=10)

@@ -58,24 +58,27 @@ def _label(ui: UI, identifier: str) -> str:
 def pick_card(ui: UI, prefix: str, k: int) -> None:
     """Choose a card from a picker; type a Power when the app asks for it."""
     ui.page.wait_for_timeout(SETTLE_MS)  # a pick for another card may have redrawn this picker
-    cards = [i for i in ids(ui) if i.startswith(prefix + "-") and not i.endswith("-power")]
+    cards = [i for i in ids(ui) if i.startswith(prefix + "-")
+             and not re.search(r"-(power.*|name|chosen)$", i)]
     known = [i for i in cards if not _label(ui, i).endswith("?")]  # printed Power known
     pool = known or cards
     pick(ui, pool[k % len(pool)])
-    if ui.has(f"{prefix}-power"):
-        ui.fill(f"{prefix}-power", "3")
+    if ui.has(f"{prefix}-power-3"):
+        pick(ui, f"{prefix}-power-3")
 
 
 class Referee:
     """Plays a game by looking at what the screen offers, like a person would."""
 
-    def __init__(self, ui: UI, ally_options: list[str]):
+    def __init__(self, ui: UI, allies: list[str]):
         self.ui = ui
         self.plays = 0
-        self.allies = ally_options
+        self.allies = allies
+        """Catalogue ids of the Allies to tap at Location Setup, in turn."""
         self.withdrew = False
         self.rounds_placed = 0
         self.used: set[str] = set()
+        """Allies placed so far in this game."""
 
     def step(self) -> str:
         ui = self.ui
@@ -85,15 +88,12 @@ class Referee:
         if "feed" in on:
             act(ui, "feed")
         elif "allies-ok" in on:
-            # The Feed screen before was scrolled; the accessibility tree can keep that offset
-            # on this shorter screen, so taps by id would land one menu too low. Going to the
-            # table and back redraws it from the top.
-            pick(ui, "nav-table")
-            pick(ui, "nav-table")
-            ui.wait("allies-ok")
             for loc in (x.removeprefix("ally-") for x in on
                         if re.fullmatch(r"ally-(1|2|3|haven)", x)):
-                self.choose_ally(f"ally-{loc}")
+                # each Ally exists once (§1): the ones placed before are no longer offered
+                entry = next(a for a in self.allies if a not in self.used)
+                self.used.add(entry)
+                pick(ui, f"ally-{loc}-pick-{entry}")
             self.rounds_placed += 1
             act(ui, "allies-ok")
         elif "hands-ok" in on:
@@ -124,22 +124,6 @@ class Referee:
             error = ui.read("error") if "error" in on else ""
             raise AssertionError(f"nothing to tap; on screen: {on} {error}")
         return "ok"
-
-    def choose_ally(self, identifier: str) -> None:
-        """Pick an Ally not used yet in this game (each Ally exists once, §1) among the options
-        the open menu shows (a long menu builds only the items in view)."""
-        ui = self.ui
-        ui.on_screen(identifier)
-        ui.tap(identifier)
-        ui.page.wait_for_timeout(SETTLE_MS)
-        for name in self.allies:
-            item = ui.page.get_by_role("button", name=name, exact=True)
-            if name not in self.used and item.count():
-                item.last.click()
-                self.used.add(name)
-                ui.page.wait_for_timeout(SETTLE_MS)
-                return
-        raise AssertionError(f"no unused Ally among the options shown for {identifier}")
 
     def planning_turn(self, on: list[str]) -> None:
         ui, k = self.ui, self.plays

@@ -30,10 +30,6 @@ def seed_catalogue(data_dir: Path) -> None:
     store.close()
 
 
-def option(name: str) -> str:
-    return f"{name} (Inf 2 · Feed 1 · Drain +2 · drained 0)"
-
-
 def start_game(ui: UI, names: list[str], clans: list[str]) -> None:
     """Wizard, first player, free clan choice."""
     ui.tap("new-game")
@@ -54,6 +50,7 @@ def start_game(ui: UI, names: list[str], clans: list[str]) -> None:
 
 def table_numbers(ui: UI, n: int) -> list[tuple[str, str]]:
     """(Blood, Influence) of every seat on the Table screen."""
+    ui.wait("player-0")  # the Table screen is drawn (a Planning screen has blood-N chips)
     return [(ui.read(f"blood-{s}"), ui.read(f"infl-{s}")) for s in range(n)]
 
 
@@ -76,7 +73,7 @@ def test_full_four_player_game(browser, tmp_path: Path) -> None:
         pick(ui, "nav-table")
         ui.wait("allies-ok")
         ui.shot("07-location-setup")
-        ref = Referee(ui, [option(n) for _, n in ALLIES])
+        ref = Referee(ui, [i for i, _ in ALLIES])
         seen: set[str] = set()
         for _ in range(400):
             on = ids(ui)
@@ -128,10 +125,8 @@ def test_refusal_undo_and_redo(browser, tmp_path: Path) -> None:
         assert table_numbers(ui, 3) == [("7", "3")] * 3
         # a refused action shows its reason and changes nothing (§14 Spend)
         pick(ui, "effect-open")
-        ui.choose("effect-action", "Spend Blood")
-        ui.page.wait_for_timeout(150)
-        ui.choose("effect-player", "Ann")
-        ui.page.wait_for_timeout(150)
+        pick(ui, "effect-action-spend_blood")
+        pick(ui, "effect-player-0")
         ui.fill("effect-amount", "9")
         act(ui, "effect-apply")
         ui.wait("error")
@@ -162,7 +157,7 @@ def test_kill_restart_resume(browser, tmp_path: Path) -> None:
         ui.wait("new-game")
         start_game(ui, ["Ann", "Bob", "Cat", "Dan", "Eve"],
                    ["Brujah", "Gangrel", "Nosferatu", "Tremere", "Toreador"])
-        ref = Referee(ui, [option(n) for _, n in ALLIES])
+        ref = Referee(ui, [i for i, _ in ALLIES])
         while "play" not in ids(ui) or ref.plays < 3:
             ref.step()
         pick(ui, "nav-table")

@@ -1,0 +1,96 @@
+"""Phone-friendly pickers in place of dropdowns: a row of chips, or a list of rows to tap with a
+search box when the list is long. Every option is a button with its own stable id."""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import flet as ft
+
+from views.state import AppState
+from views.theme import (
+    GOLD,
+    MUTED,
+    SMALL,
+    SURFACE_HI,
+    TEXT,
+    TOUCH,
+    button,
+    ident,
+    tap_row,
+    text,
+    wrap,
+)
+
+SEARCH_FROM = 8
+"""Lists with more options than this get a search box."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """One choice: its key, what the row says, and an optional second line."""
+
+    key: str
+    title: str
+    detail: str | None = None
+
+
+def chips(options: list[tuple[str, str]], selected: str | None,
+          on_pick: Callable[[str], None], prefix: str, *, width: int | None = None) -> ft.Row:
+    """A wrapping row of buttons, the chosen one lit; ids are `<prefix>-<key>`."""
+    return wrap(*[button(label, lambda e, k=key: on_pick(k), primary=False,
+                         selected=key == selected, width=width, ident_=f"{prefix}-{key}")
+                  for key, label in options], spacing=6)
+
+
+def on_search_change(app: AppState, draft: dict, query: str) -> None:
+    """Filter as the referee types (the screen is reconciled, so the box keeps its focus)."""
+    draft["q"] = query
+    app.render()
+
+
+def pick_list(app: AppState, options: list[Option], selected: str | None,
+              on_pick: Callable[[str], None], prefix: str, draft: dict,
+              label: str = "Search") -> list[ft.Control]:
+    """Rows to tap, the chosen one lit; a search box above a long list. Ids: `<prefix>-<key>`
+    for the rows, `<prefix>-search` for the box."""
+    out: list[ft.Control] = []
+    shown = options
+    if len(options) > SEARCH_FROM:
+        query = str(draft.get("q") or "")
+        box = ft.TextField(label=label, value=query, text_size=18, prefix_icon=ft.Icons.SEARCH,
+                           border_color="#6b4a4f", focused_border_color=GOLD,
+                           label_style=ft.TextStyle(color=MUTED))
+        box.on_change = lambda e: on_search_change(app, draft, box.value or "")
+        out.append(ident(f"{prefix}-search", box))
+        words = query.lower().split()
+        shown = [o for o in options
+                 if all(w in f"{o.title} {o.detail or ''}".lower() for w in words)]
+        if not shown:
+            out.append(text(f"Nothing matches \"{query.strip()}\".", 16, color=MUTED))
+    out += [tap_row(o.title, lambda e, k=o.key: on_pick(k), f"{prefix}-{o.key}",
+                    detail=o.detail, selected=o.key == selected) for o in shown]
+    return out
+
+
+def tiles(options: list[tuple[str, str, str]], selected: str | None,
+          on_pick: Callable[[str], None], prefix: str) -> ft.Row:
+    """Equal tiles side by side, each a bold word over a short line (e.g. "#1" over the Ally
+    there); ids `<prefix>-<key>`."""
+    out = []
+    for key, top, bottom in options:
+        chosen = key == selected
+        fg = "#1a0d00" if chosen else TEXT
+        body = ft.Column([ft.Text(top, size=17, weight=ft.FontWeight.BOLD, color=fg),
+                          ft.Text(bottom, size=SMALL, color="#3a2a10" if chosen else MUTED,
+                                  max_lines=2, text_align=ft.TextAlign.CENTER)],
+                         spacing=0, horizontal_alignment=ft.CrossAxisAlignment.CENTER)
+        box = ft.Container(content=body, bgcolor=GOLD if chosen else SURFACE_HI,
+                           border=None if chosen else ft.Border.all(1, "#5a3a3f"),
+                           border_radius=10, padding=ft.Padding.symmetric(horizontal=6,
+                                                                          vertical=6),
+                           alignment=ft.Alignment.CENTER, height=TOUCH + 14, ink=True,
+                           on_click=lambda e, k=key: on_pick(k))
+        tile = ident(f"{prefix}-{key}", box, f"{top} {bottom}".strip())
+        tile.expand = True
+        out.append(tile)
+    return ft.Row(out, spacing=6)
