@@ -29,7 +29,7 @@ from views.rules_page import rules_view
 from views.seat_page import seat_view
 from views.state import AppState
 from views.stats_page import stats_view
-from views.theme import BG, GOLD, MUTED, OK, SURFACE, ident, theme
+from views.theme import BG, GOLD, MUTED, OK, SMALL, SURFACE, ident, theme
 from views.wizard import wizard_view
 
 
@@ -159,8 +159,8 @@ def connection_strip(app: AppState) -> ft.Control:
     row: list[ft.Control] = [
         ft.Semantics(identifier="connection", label=f"{label} {where}",
                      content=ft.Icon(ft.Icons.CIRCLE, color=dot, size=12)),
-        ft.Text(label, size=13, color=dot),
-        ft.Text(where, size=13, color=MUTED, expand=True, max_lines=1,
+        ft.Text(label, size=SMALL, color=dot),
+        ft.Text(where, size=SMALL, color=MUTED, expand=True, max_lines=1,
                 overflow=ft.TextOverflow.ELLIPSIS)]
     if isinstance(role, Referee) and app.screen != "host":
         row.append(ident("to-host", ft.TextButton(

@@ -19,6 +19,7 @@ from views.table_inputs import choice_panel, naming_panel, take_back_panel
 from views.theme import (
     GOLD,
     MUTED,
+    SMALL,
     SURFACE,
     SURFACE_HI,
     TEXT,
@@ -58,7 +59,7 @@ def to_do(view: TableView | None) -> str:
 
 def _stat(label: str, value: int | str, color: str, identifier: str) -> ft.Control:
     return ft.Column([text(str(value), 30, bold=True, color=color, ident_=identifier),
-                      ft.Text(label, size=14, color=MUTED)], spacing=0,
+                      ft.Text(label, size=SMALL, color=MUTED)], spacing=0,
                      horizontal_alignment=ft.CrossAxisAlignment.CENTER)
 
 
