@@ -56,15 +56,25 @@ def _label(ui: UI, identifier: str) -> str:
 
 
 def pick_card(ui: UI, prefix: str, k: int) -> None:
-    """Choose a card from a picker; type a Power when the app asks for it."""
+    """Choose a card from a picker; tap its Power when the app asks for it."""
     ui.page.wait_for_timeout(SETTLE_MS)  # a pick for another card may have redrawn this picker
-    cards = [i for i in ids(ui) if i.startswith(prefix + "-")
-             and not re.search(r"-(power.*|name|chosen)$", i)]
-    known = [i for i in cards if not _label(ui, i).endswith("?")]  # printed Power known
-    pool = known or cards
-    pick(ui, pool[k % len(pool)])
-    if ui.has(f"{prefix}-power-3"):
-        pick(ui, f"{prefix}-power-3")
+    on = ids(ui)
+    if f"{prefix}-chosen" not in on:  # else a card is chosen already and waits for its Power
+        cards = [i for i in on if i.startswith(prefix + "-")
+                 and not re.search(r"-(power.*|name|chosen)$", i)]
+        known = [i for i in cards if not _label(ui, i).endswith("?")]  # printed Power known
+        pool = known or cards
+        assert pool, f"no card offered for {prefix}: on screen {on}"
+        pick(ui, pool[k % len(pool)])
+    for _ in range(12):  # a card of unknown Power stands alone with its Power chips
+        if ui.has(f"{prefix}-power-3"):
+            pick(ui, f"{prefix}-power-3")
+            return
+        if not ui.has(f"{prefix}-chosen"):
+            ui.page.wait_for_timeout(250)
+            if not ui.has(f"{prefix}-chosen"):
+                return
+        ui.page.wait_for_timeout(250)
 
 
 class Referee:
@@ -128,6 +138,11 @@ class Referee:
     def planning_turn(self, on: list[str]) -> None:
         ui, k = self.ui, self.plays
         locs = [i for i in on if i.startswith("loc-pick-")]
+        for _ in range(40):  # a new turn's form is a new scroll view: its tiles come a frame later
+            if locs:
+                break
+            ui.page.wait_for_timeout(250)
+            locs = [i for i in ids(ui) if i.startswith("loc-pick-")]
         pick(ui, locs[k % len(locs)])
         if k < 4 and "face-down" in on:
             pick(ui, "face-down")
