@@ -20,7 +20,7 @@ from companion.catalogue import (
 )
 from companion.game import Action, Game
 from companion.scoring import influence
-from companion.storage import describe_os_error
+from companion.storage import StorageError, describe_os_error
 from models.catalogue import Catalogue
 from models.commands import AnyCommand
 from models.setup import GameSetup, Position
@@ -75,6 +75,7 @@ def summary(game: Game) -> dict[str, Any]:
         ],
         "haven_winners": [None] * _rounds_before(game) + [
             s.players[w].name if w is not None else None for w in s.haven_winners],
+        "time": played.summary() if (played := game.time()) else None,
     }
 
 
@@ -253,6 +254,38 @@ class Service:
                 return not self.unsaved or self._write_unsaved()
             except Exception:  # noqa: BLE001 - best effort: the banner keeps saying it
                 return False
+
+    # --- the game clock (issue 13): a table calls these when it opens or closes the game ------
+
+    def clock_start(self) -> bool:
+        """Start the open game's clock (a table opened it); True if a clock entry was stored.
+
+        Does nothing when no game is open, the game is over, the clock already runs or the
+        store is read-only. A clock mark is stored at once or not at all (it is never queued
+        with unsaved actions): a disk that refuses it leaves the clock as it was.
+        """
+        return self._mark_clock(True)
+
+    def clock_stop(self) -> bool:
+        """Stop the open game's clock (its table closed); True if a clock entry was stored."""
+        return self._mark_clock(False)
+
+    def _mark_clock(self, running: bool) -> bool:
+        with self.lock:
+            game = self.game
+            if game is None or self.read_only or game.state.phase == "game_over":
+                return False
+            if (game.clock[-1].running if game.clock else False) == running:
+                return False
+            if not self.save_now():  # journal order: queued actions first
+                return False
+            mark = game.mark_clock(running)
+            try:
+                self.store.append(game.header.game_id, mark.entry(), summary(game))
+            except (OSError, ValueError, StorageError):
+                game.clock.pop()
+                return False
+            return True
 
     def unfinished(self) -> list[dict]:
         """Summaries of the stored games not yet over, newest first."""

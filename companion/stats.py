@@ -68,6 +68,17 @@ class HavenRate(Frozen):
     """wins / games."""
 
 
+class LengthStats(Frozen):
+    """How long games with one number of players take (issue 13)."""
+
+    player_count: int
+    """Players at the table."""
+    games: int
+    """Finished games of that size whose clock ran."""
+    average_seconds: float
+    """Average played time (the game clock: paused while the app was closed)."""
+
+
 class Stats(Frozen):
     """Statistics over the chosen games."""
 
@@ -83,6 +94,8 @@ class Stats(Frozen):
     """Diablerie tokens held at the end (all players) per game."""
     haven: list[HavenRate]
     """Per round; the round 3 line is the last Prince's Haven of the game."""
+    lengths: list[LengthStats] = []
+    """Average length by player count, fewest players first (timed games only)."""
 
 
 @dataclass
@@ -141,6 +154,7 @@ def compute(summaries: Iterable[dict[str, Any]], *, since: date | datetime | Non
     players: dict[str, _Tally] = {}
     games = frenzies = diablerie = 0
     haven = [[0, 0] for _ in range(3)]
+    lengths: dict[int, list[int]] = {}
     for s in summaries:
         if not s.get("finished") or s.get("winner") is None:
             continue
@@ -157,6 +171,9 @@ def compute(summaries: Iterable[dict[str, Any]], *, since: date | datetime | Non
             if (start and created < start) or (end and created > end):
                 continue
         games += 1
+        timed = s.get("time")
+        if isinstance(timed, dict) and isinstance(timed.get("seconds"), int) and timed["seconds"]:
+            lengths.setdefault(s.get("player_count", len(rows)), []).append(timed["seconds"])
         winner = s["winner"]
         flags = s.get("variants")
         tag = flags.get("tag_team") if flags else any(r.get("team") for r in rows)
@@ -194,6 +211,8 @@ def compute(summaries: Iterable[dict[str, Any]], *, since: date | datetime | Non
         diablerie_per_game=_rate(diablerie, games),
         haven=[HavenRate(round=i + 1, games=g, wins=w, rate=_rate(w, g))
                for i, (g, w) in enumerate(haven)],
+        lengths=[LengthStats(player_count=n, games=len(t), average_seconds=sum(t) / len(t))
+                 for n, t in sorted(lengths.items())],
     )
 
 

@@ -14,6 +14,7 @@ import flet as ft
 from companion.service import Service
 from companion.storage import FolderBusy, StorageError, TinyDBGameStore, describe_os_error
 from views.catalogue_page import catalogue_view
+from views.clock_line import attach_clock
 from views.game_screen import game_view
 from views.home import home_view
 from views.problem import problem_view
@@ -114,6 +115,7 @@ class DataFolder:
         with self._lock:
             for svc in (self.service, self._review):
                 if svc is not None:
+                    svc.clock_stop()  # the app closes: the game's clock stops
                     svc.save_now()
                     svc.store.close()
 
@@ -140,7 +142,10 @@ def build(service: Service | None, problem: FolderProblem | None = None,
 
 def create_app(source: Service | DataFolder) -> Callable[[ft.Page], None]:
     """The Flet `main` for a service or the process's data folder; every session shares the
-    one service (one table). A session that ends saves what it can."""
+    one service (one table). A session that ends saves what it can; the game clock runs while
+    a session is connected."""
+    sessions: set[int] = set()
+    """Connected sessions: the game clock stops when the last one leaves."""
 
     def main(page: ft.Page) -> None:
         page.title = "Vendetta Companion"
@@ -150,15 +155,16 @@ def create_app(source: Service | DataFolder) -> Callable[[ft.Page], None]:
         if isinstance(source, DataFolder):
             problem = source.try_open()  # a no-op once this process holds the folder
             app = build(source.service, problem, source)
-            page.on_disconnect = page.on_close = lambda e: source.flush()
+            leave: Callable[[], None] | None = source.flush
         else:
-            app = build(source)
+            app, leave = build(source), None
         shell = Shell(page, app)
         start = page.route or "/"
         if start in ("", "/") and app.problem is None and app.service.game is not None:
             start = "/game"
         app.open_address(start)
         shell.sync()
+        attach_clock(page, app, sessions, on_leave=leave)
 
     return main
 

@@ -2,6 +2,7 @@
 
 import flet as ft
 
+from views.clock_line import clock_line
 from views.dashboard import dashboard_view
 from views.feed import feed_view
 from views.frame import frame, status_line
@@ -44,4 +45,4 @@ def game_view(app: AppState) -> list[ft.Control]:
                         vertical_alignment=ft.CrossAxisAlignment.START, spacing=4)
         body = [prompt, *PHASE_VIEWS[legal.phase](app, legal)]
         title = "Vendetta"
-    return frame(app, title, body, subtitle=status_line(app), game_bar=True)
+    return frame(app, title, [clock_line(app), *body], subtitle=status_line(app), game_bar=True)

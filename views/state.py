@@ -15,7 +15,7 @@ from companion.service import Service, UnsavedActions
 from companion.storage import StorageError, describe_os_error
 from models.catalogue import Catalogue
 from models.commands import AnyCommand
-from models.setup import GameSetup
+from models.setup import GameSetup, Position
 from views.routes import HOME, Route, parse, route_of
 
 Screen = str
@@ -65,6 +65,8 @@ class AppState:
         """A stored game opened for review (never the table's current game)."""
         self.review_at = 0
         """Review: how many of its actions the replayed table shows (0 = the start)."""
+        self.clock_label: ft.Text | None = None
+        """The game clock shown now, kept current by the ticker (views.clock_line)."""
 
     # --- catalogue --------------------------------------------------------------------------
 
@@ -287,13 +289,17 @@ class AppState:
             self.service.save_error = save_problem(err)
         self.render()
 
-    def new_game(self, setup: GameSetup) -> bool:
-        """Create and store a new game and make it the table's; False (shown) if not saved."""
+    def new_game(self, start: GameSetup | Position) -> bool:
+        """Create and store a new game, make it the table's and start its clock; False
+        (shown) if not saved."""
+        self.service.clock_stop()  # the table leaves the game it had open
         try:
-            self.service.new_game(setup)
+            self.service.new_game(start)
         except SAVE_ERRORS as err:
+            self.service.clock_start()  # the table stays on the game it had open
             self.fail(f"The game could not be created: {save_problem(err)}")
             return False
+        self.service.clock_start()
         return True
 
     def open_game(self, game_id: str) -> None:
@@ -301,12 +307,15 @@ class AppState:
         if self.read_only:
             self.fail("Review only here: another app is using this data folder.")
             return
+        self.service.clock_stop()  # the table leaves the game it had open
         try:
             self.service.open_game(game_id)
         except Exception as err:  # noqa: BLE001 - any load failure is shown, not raised
             self.error = f"This game could not be opened: {err}"
+            self.service.clock_start()  # the table stays on the game it had open
             self.render()
             return
+        self.service.clock_start()
         self.error, self.notice = None, []
         self.drafts.clear()
         self.go("game")

@@ -5,6 +5,7 @@ from datetime import UTC, date, datetime, timedelta
 
 import flet as ft
 
+from companion.clock import length_text
 from companion.stats import Stats, compute
 from views.frame import frame
 from views.state import AppState
@@ -212,6 +213,9 @@ def stats_view(app: AppState) -> list[ft.Control]:
         text(f"Frenzies per game: {stats.frenzies_per_game:.2f}", 17, ident_="stats-frenzies"),
         text(f"Diablerie tokens per game (held at the end): {stats.diablerie_per_game:.2f}",
              17, ident_="stats-diablerie"),
+        *[text(f"Average length with {n.player_count} players: "
+               f"{length_text(round(n.average_seconds))} ({n.games} timed game(s))", 16,
+               ident_=f"stats-length-{n.player_count}") for n in stats.lengths],
         *[text(f"Round {h.round}: the Prince's Haven winner won the game "
                f"{h.wins} of {h.games} times ({_pct(h.rate)})" if h.games else
                f"Round {h.round}: nobody won the Prince's Haven", 16,

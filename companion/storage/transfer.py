@@ -17,7 +17,8 @@ CURRENT_SCHEMA_VERSION = 2
 """Schema of the documents this release writes; it equals models.common.SCHEMA_VERSION."""
 GAME_FORMAT = "vendetta-companion/game"
 BACKUP_FORMAT = "vendetta-companion/backup"
-ENTRY_KINDS = frozenset({"action", "undo", "redo"})
+ENTRY_KINDS = frozenset({"action", "undo", "redo", "clock"})
+"""Journal entry kinds; "clock" marks when a table opened or closed the game (issue 13)."""
 
 MAX_IMPORT_BYTES = 20 * 1024 * 1024
 """Largest single-game file `read_import_file` accepts."""
@@ -291,7 +292,13 @@ def check_entry(entry: object, where: str = "entry") -> None:
         raise _refuse(_join(where, "command"), "must be an object")
     if "events" in entry and not isinstance(entry["events"], list):
         raise _refuse(_join(where, "events"), "must be a list")
-    _check_time(entry.get("at"), _join(where, "at"), required=False)
+    if kind == "clock":
+        extra = sorted(set(entry) - {"kind", "running", "at"})
+        if extra:
+            raise _refuse(_join(where, extra[0]), "is not a field of a clock entry")
+        if not isinstance(entry.get("running"), bool):
+            raise _refuse(_join(where, "running"), "must be true or false")
+    _check_time(entry.get("at"), _join(where, "at"), required=kind == "clock")
 
 
 def check_header(header: object, where: str = "header") -> None:

@@ -1,0 +1,386 @@
+"""Your data, in the app (issue 13): backup files, previews of what a file holds before it is
+restored or imported, and a rotating set of automatic backups in the data folder.
+
+Everything written or read goes through the store's export/import API, so a restore validates
+every game (replayed by the rules engine) and the catalogue, and is refused whole.
+
+Automatic backups live in `<data>/backups/` as `auto-<UTC time>-<n>g-<fingerprint>.json` (a
+normal backup file). A new one is written only when the data changed since the newest one (the
+fingerprint says). Rotation keeps the newest backup of each of the last `KEEP_DAYS` days that
+have one and of each of the last `KEEP_WEEKS` ISO weeks that have one; time passing alone never
+deletes the last backups of a group that stopped playing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from companion.catalogue import SECTIONS, CatalogueError, merge, parse, shipped
+from companion.service import Service, validate_game_document
+from companion.storage import (
+    BACKUP_FORMAT,
+    GAME_FORMAT,
+    MAX_BACKUP_BYTES,
+    ImportRefused,
+    StorageError,
+)
+from companion.storage.files import atomic_write_bytes, dumps
+from companion.storage.transfer import check_backup_doc, check_game_doc, parse_json_bytes
+
+BACKUP_DIR = "backups"
+"""Folder of the automatic backups, inside the data folder."""
+KEEP_DAYS = 7
+KEEP_WEEKS = 4
+AUTO_NAME = re.compile(r"^auto-(\d{8}T\d{6}Z)-(\d{1,6})g-([0-9a-f]{8})\.json$")
+MAX_CATALOGUE_FILE = 1024 * 1024
+"""Largest catalogue file accepted (a full catalogue is a few tens of KB)."""
+
+
+def stamp(when: datetime) -> str:
+    """'20250301T190000Z' (UTC)."""
+    return when.astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
+
+
+@dataclass(frozen=True)
+class AutoBackup:
+    """One automatic backup file."""
+
+    path: Path
+    when: datetime
+    """When it was written (UTC)."""
+    games: int
+    """Games it holds."""
+    fingerprint: str
+    """Digest of the data it holds (the same data gives the same fingerprint)."""
+    size: int
+    """File size in bytes."""
+
+    @property
+    def name(self) -> str:
+        """The file name (its id on the Data page)."""
+        return self.path.name
+
+
+@dataclass(frozen=True)
+class GameLine:
+    """What a file says about one game, for the preview."""
+
+    game_id: str
+    players: list[str]
+    clans: list[str | None]
+    created: str
+    """When the game was started (ISO, UTC)."""
+    finished: bool
+    winner: str | None
+    round: int | None
+    stored: bool
+    """Already stored here, identical (restoring it changes nothing)."""
+
+
+Progress = Callable[[int, int], None]
+"""Called with (games checked, games in the file) while a file is checked."""
+
+
+@dataclass
+class Preview:
+    """What a chosen file holds and what applying it would do; `doc` is applied as read."""
+
+    kind: str
+    """"backup", "game" or "catalogue"."""
+    name: str
+    """File name."""
+    doc: dict[str, Any] = field(repr=False)
+    games: list[GameLine] = field(default_factory=list)
+    catalogue: dict[str, int] | None = None
+    """Entries per catalogue section in the file (None: no catalogue in it)."""
+    created: str | None = None
+    """When the backup was made, if it says."""
+    checked: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)
+    """Summaries of the games the preview replayed, by content digest (not replayed again)."""
+
+    @property
+    def new_games(self) -> int:
+        """Games the file would add."""
+        return sum(not g.stored for g in self.games)
+
+
+def fingerprint(service: Service) -> str:
+    """A digest of every game summary and the catalogue (changes when the data changes)."""
+    games = service.store.list_games()
+    data = dumps([[g["game_id"], g] for g in games]) + dumps(service.store.load_catalogue())
+    return hashlib.sha256(data.encode()).hexdigest()[:8]
+
+
+def backup_file(service: Service, now: datetime | None = None) -> tuple[str, bytes]:
+    """Everything (games and catalogue) as one backup file: (suggested name, bytes)."""
+    when = now or datetime.now(UTC)
+    doc = service.store.export_backup()  # type: ignore[attr-defined]
+    return f"vendetta-backup-{stamp(when)}.json", (dumps(doc) + "\n").encode()
+
+
+def game_file(service: Service, game_id: str) -> tuple[str, bytes]:
+    """One stored game as a file: (suggested name, bytes).
+
+    Raises:
+        KeyError: no such game; StorageError: it cannot be read.
+    """
+    doc = service.store.export_game(game_id)  # type: ignore[attr-defined]
+    players = "-".join(re.sub(r"[^A-Za-z0-9]+", "", p)[:10] for p in
+                       (doc.get("summary") or {}).get("players", [])) or "game"
+    return f"vendetta-game-{players}-{game_id}.json", (json.dumps(doc, indent=1) + "\n").encode()
+
+
+def catalogue_file(service: Service) -> tuple[str, bytes]:
+    """The user's card catalogue as a shareable file: (suggested name, bytes)."""
+    doc = service.export_catalogue()
+    return "vendetta-catalogue.json", (json.dumps(doc, indent=1, ensure_ascii=False)
+                                       + "\n").encode()
+
+
+def preview(service: Service, raw: bytes, name: str, progress: Progress | None = None
+            ) -> Preview:
+    """Read a chosen file and check all of it, as applying it would, without writing anything.
+
+    Every game new to this store is replayed by the rules engine (`progress` hears of each);
+    a game stored here with the same journal was checked when it was stored.
+    Raises:
+        ImportRefused: too large, not JSON, or any part refused (names the part and why).
+    """
+    if len(raw) > MAX_BACKUP_BYTES:
+        raise ImportRefused(f"{name}: file is larger than {MAX_BACKUP_BYTES // 2**20} MB")
+    doc = parse_json_bytes(raw, name)
+    if not isinstance(doc, dict):
+        raise ImportRefused(f"{name}: top level must be a JSON object")
+    fmt = doc.get("format")
+    checked: dict[str, dict[str, Any]] = {}
+    if fmt == BACKUP_FORMAT:
+        total = len(doc["games"]) if isinstance(doc.get("games"), list) else 0
+        validate = _validator(service, checked, progress, total)
+        games, catalogue = check_backup_doc(doc, validate)
+        if catalogue is not None:
+            _check_catalogue(catalogue, f"{name}: catalogue")
+        lines = _plan(service, [(f"games[{i}]", g) for i, g in enumerate(games)])
+        return Preview("backup", name, doc, lines, _counts(catalogue),
+                       doc.get("created") if isinstance(doc.get("created"), str) else None,
+                       checked)
+    if fmt == GAME_FORMAT:
+        game = check_game_doc(doc, "", _validator(service, checked, progress, 1))
+        return Preview("game", name, doc, _plan(service, [("", game)]), checked=checked)
+    if any(key in doc for key in SECTIONS):
+        if len(raw) > MAX_CATALOGUE_FILE:
+            raise ImportRefused(f"{name}: a catalogue file may be at most "
+                                f"{MAX_CATALOGUE_FILE // 1024} KB")
+        _check_catalogue(doc, name)
+        return Preview("catalogue", name, doc, catalogue=_counts(doc))
+    raise ImportRefused(f"{name}: not a backup, a game or a card catalogue of this app "
+                        f"(format is {str(fmt)[:40]!r})")
+
+
+def apply(service: Service, chosen: Preview) -> str:
+    """Restore, import or merge what a preview showed; says what changed.
+
+    Validated again as it is written, all or nothing.
+    Raises:
+        ImportRefused: any part refused (nothing written); CatalogueError; OSError.
+    """
+    store = service.store
+    validate = _validator(service, chosen.checked, None, 0)
+    if chosen.kind == "backup":
+        catalogue = chosen.doc.get("catalogue")
+        if catalogue is not None:
+            _check_catalogue(catalogue, "catalogue")
+        added = store.import_backup(chosen.doc, validate=validate)  # type: ignore[attr-defined]
+        extra = " and the card catalogue" if catalogue is not None else ""
+        return f"Restored {len(added)} game(s){extra} from {chosen.name}."
+    if chosen.kind == "game":
+        gid = store.import_game(chosen.doc, validate=validate)  # type: ignore[attr-defined]
+        return f"Imported the game {gid} from {chosen.name}."
+    service.import_catalogue(chosen.doc)
+    return f"Merged the card catalogue from {chosen.name}."
+
+
+def digest(doc: dict[str, Any]) -> str:
+    """A digest of a game document's header and journal (same content, same digest)."""
+    return hashlib.sha256(dumps([doc.get("header"), doc.get("entries")]).encode()).hexdigest()
+
+
+def _validator(service: Service, checked: dict[str, dict[str, Any]], progress: Progress | None,
+               total: int) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """The import check (a replay by the rules engine), skipping what is known to be sound:
+    a game already replayed (`checked`, by digest) or stored here with the same journal."""
+    seen = [0]
+
+    def validate(doc: dict[str, Any]) -> dict[str, Any]:
+        key = digest(doc)
+        result = checked.get(key)
+        if result is None:
+            result = _stored_summary(service, doc)
+        if result is None:
+            result = validate_game_document(doc)
+        checked[key] = result
+        seen[0] += 1
+        if progress is not None:
+            progress(seen[0], total)
+        return result
+
+    return validate
+
+
+def _stored_summary(service: Service, doc: dict[str, Any]) -> dict[str, Any] | None:
+    """The stored summary of this very game (same header and journal), or None."""
+    header = doc.get("header")
+    gid = header.get("game_id") if isinstance(header, dict) else None
+    if not isinstance(gid, str) or not service.store.has_game(gid):  # type: ignore[attr-defined]
+        return None
+    try:
+        stored = service.store.load(gid)
+    except (KeyError, StorageError):
+        return None
+    if (stored.header, stored.entries) != (header, doc.get("entries")):
+        return None
+    return stored.summary
+
+
+def _check_catalogue(doc: Any, where: str) -> None:
+    """The checks `catalogue import` makes.
+
+    Raises: ImportRefused naming the card and field.
+    """
+    try:
+        merge(shipped(), parse(doc))
+    except CatalogueError as err:
+        raise ImportRefused(f"{where}: {err}") from None
+
+
+def _counts(catalogue: dict[str, Any] | None) -> dict[str, int] | None:
+    if catalogue is None:
+        return None
+    return {s: len(catalogue.get(s) or []) for s in SECTIONS}
+
+
+def _plan(service: Service, games: list[tuple[str, Any]]) -> list[GameLine]:
+    """Preview lines; refuses id clashes exactly as the import will.
+
+    Raises: ImportRefused.
+    """
+    new_ids = {g.game_id for g in service.store._plan(games)}  # type: ignore[attr-defined]
+    out = []
+    for _, g in games:
+        s = g.summary
+        out.append(GameLine(
+            game_id=g.game_id, players=[str(p) for p in s.get("players") or []],
+            clans=list(s.get("clans") or []), created=str(g.header.get("created", "")),
+            finished=bool(s.get("finished")), winner=s.get("winner"), round=s.get("round"),
+            stored=g.game_id not in new_ids))
+    return out
+
+
+# --- automatic backups ---------------------------------------------------------------------
+
+
+class AutoBackups:
+    """The rotating set of automatic backups of one data folder."""
+
+    def __init__(self, service: Service, folder: Path | None) -> None:
+        self.service = service
+        self.folder = folder
+        """Where they are kept (None: this store has no data folder; nothing is written)."""
+
+    @classmethod
+    def of(cls, service: Service) -> AutoBackups:
+        """The automatic backups of the service's data folder (if its store has one)."""
+        data_dir = getattr(service.store, "data_dir", None)
+        return cls(service, Path(data_dir) / BACKUP_DIR if data_dir else None)
+
+    def listing(self) -> list[AutoBackup]:
+        """The automatic backups, newest first (files with other names are ignored)."""
+        if self.folder is None or not self.folder.is_dir():
+            return []
+        out = []
+        for path in self.folder.iterdir():
+            m = AUTO_NAME.match(path.name)
+            if not m:
+                continue
+            try:
+                size = path.stat().st_size
+            except OSError:
+                continue
+            when = datetime.strptime(m[1], "%Y%m%dT%H%M%SZ").replace(tzinfo=UTC)
+            out.append(AutoBackup(path, when, int(m[2]), m[3], size))
+        return sorted(out, key=lambda b: (b.when, b.name), reverse=True)
+
+    def read(self, name: str) -> bytes:
+        """The bytes of one automatic backup, by file name.
+
+        Raises:
+            KeyError: no automatic backup has that name; OSError.
+        """
+        for backup in self.listing():
+            if backup.name == name:
+                return backup.path.read_bytes()
+        raise KeyError(name)
+
+    def write(self, now: datetime | None = None, force: bool = False) -> AutoBackup | None:
+        """Write a backup if the data changed since the newest one (or `force`), then rotate;
+        returns the new backup (None: nothing to back up, or already up to date).
+
+        Raises:
+            OSError: the folder or file cannot be written (nothing is deleted then).
+        """
+        if self.folder is None or getattr(self.service.store, "read_only", False):
+            return None
+        with self.service.lock:
+            games = self.service.store.list_games()
+            if not games and not self.service.store.load_catalogue():
+                return None
+            mark = fingerprint(self.service)
+            newest = self.listing()
+            if newest and newest[0].fingerprint == mark and not force:
+                return None
+            when = now or datetime.now(UTC)
+            _, data = backup_file(self.service, when)
+            count = len(json.loads(data)["games"])
+        self.folder.mkdir(parents=True, exist_ok=True)
+        path = self.folder / f"auto-{stamp(when)}-{count}g-{mark}.json"
+        atomic_write_bytes(path, data)
+        self.rotate()
+        return next((b for b in self.listing() if b.path == path), None)
+
+    def rotate(self) -> list[AutoBackup]:
+        """Delete the automatic backups the rotation does not keep; returns them."""
+        backups = self.listing()
+        drop = [b for b in backups if b not in kept(backups)]
+        for b in drop:
+            b.path.unlink(missing_ok=True)
+        return drop
+
+
+def kept(backups: list[AutoBackup], days: int = KEEP_DAYS,
+         weeks: int = KEEP_WEEKS) -> list[AutoBackup]:
+    """The backups rotation keeps: the newest of each of the last `days` days that have one,
+    and of each of the last `weeks` ISO weeks that have one (newest first)."""
+    newest = sorted(backups, key=lambda b: (b.when, b.name), reverse=True)
+    keep: list[AutoBackup] = []
+    for key, limit in ((lambda b: b.when.date(), days),
+                       (lambda b: b.when.isocalendar()[:2], weeks)):
+        seen: list[Any] = []
+        for b in newest:
+            k = key(b)
+            if k not in seen:
+                seen.append(k)
+                if len(seen) > limit:
+                    break
+                if b not in keep:
+                    keep.append(b)
+    return sorted(keep, key=lambda b: (b.when, b.name), reverse=True)
+
+
+__all__ = ["AutoBackup", "AutoBackups", "GameLine", "Preview", "apply", "backup_file",
+           "catalogue_file", "digest", "fingerprint", "game_file", "kept", "preview"]

@@ -1,0 +1,98 @@
+"""The game clock line (time played in all and this round), kept ticking once a second."""
+
+import asyncio
+import logging
+from collections.abc import Callable
+
+import flet as ft
+
+from companion.clock import GameTime, clock_text, length_text
+from views.state import AppState
+from views.theme import MUTED, ident
+
+TICK_SECONDS = 1.0
+"""How often a shown clock is brought up to date."""
+
+
+def clock_words(time: GameTime | None, round_: int) -> str:
+    """'Played 12:05 · Round 2: 3:10', or why there is no time yet."""
+    if time is None:
+        return "Clock: starts when the game is open at a table"
+    here = time.rounds[round_] if round_ < len(time.rounds) else 0
+    part = f"Round {round_}" if round_ else "Setup"
+    paused = "" if time.running else " (paused)"
+    return f"Played {clock_text(time.seconds)} · {part}: {clock_text(here)}{paused}"
+
+
+def rounds_words(time: GameTime) -> str:
+    """'Game length 1 h 02 min: setup 4 min, round 1 20 min, …' for a finished game."""
+    names = ["setup", *[f"round {r}" for r in range(1, len(time.rounds))]]
+    parts = [f"{n} {length_text(s)}" for n, s in zip(names, time.rounds, strict=True) if s]
+    return f"Game length {length_text(time.seconds)}" + (f": {', '.join(parts)}" if parts
+                                                          else "")
+
+
+def clock_line(app: AppState) -> ft.Control:
+    """The open game's clock (the ticker keeps its text current)."""
+    game = app.game
+    label = ft.Text(clock_words(game.time(), game.state.round), size=15, color=MUTED)
+    app.clock_label = label
+    return ident("clock", label)
+
+
+def tick(app: AppState) -> bool:
+    """Bring the shown clock up to date; True if its text changed."""
+    label = app.clock_label
+    game = app.service.game
+    if label is None or game is None:
+        return False
+    words = clock_words(game.time(), game.state.round)
+    if words == label.value:
+        return False
+    label.value = words
+    return True
+
+
+def attach_clock(page: ft.Page, app: AppState, sessions: set[int],
+                 on_leave: Callable[[], None] | None = None) -> None:
+    """Run the clock while this session is connected: start it now, stop it when the last
+    session of the service disconnects (then `on_leave`, e.g. save what can be saved), and
+    update the shown clock every second. A read-only or unopened data folder runs no clock."""
+    me = id(page)
+
+    def start() -> None:
+        sessions.add(me)
+        if app.service is not None:
+            app.service.clock_start()
+
+    def on_disconnect(e: object) -> None:
+        sessions.discard(me)
+        if not sessions and app.service is not None:
+            app.service.clock_stop()
+        if on_leave is not None:
+            on_leave()
+
+    def on_connect(e: object) -> None:
+        start()
+
+    start()
+    alive = [True]
+
+    def on_close(e: object) -> None:
+        alive[0] = False
+        on_disconnect(e)
+
+    page.on_disconnect, page.on_connect, page.on_close = on_disconnect, on_connect, on_close
+
+    async def ticker() -> None:
+        while alive[0]:
+            await asyncio.sleep(TICK_SECONDS)
+            if me not in sessions:
+                continue
+            try:
+                if tick(app) and app.clock_label is not None and app.clock_label.page:
+                    app.clock_label.update()
+            except Exception:  # noqa: BLE001 - a clock redraw must never stop the table
+                logging.getLogger(__name__).debug("clock update skipped", exc_info=True)
+
+    page.run_task(ticker)
