@@ -15,6 +15,7 @@ from companion.service import Service
 from companion.storage import FolderBusy, StorageError, TinyDBGameStore, describe_os_error
 from views.catalogue_page import catalogue_view
 from views.clock_line import attach_clock
+from views.data_page import data_view
 from views.game_screen import game_view
 from views.home import home_view
 from views.problem import problem_view
@@ -29,7 +30,7 @@ from views.wizard import wizard_view
 SCREENS: dict[str, Callable[[AppState], list[ft.Control]]] = {
     "home": home_view, "new": wizard_view, "quick": quick_score_view, "rules": rules_view,
     "catalogue": catalogue_view, "game": game_view, "table": game_view, "log": game_view,
-    "review": review_view, "stats": stats_view,
+    "review": review_view, "stats": stats_view, "data": data_view,
 }
 """Screen name (views.routes) → the function that draws it."""
 

@@ -84,6 +84,8 @@ def home_view(app: AppState) -> list[ft.Control]:
             button("Cards", lambda e: app.go("catalogue"), primary=False, expand=True,
                    ident_="catalogue"),
         ], spacing=6),
+        button("Your data: backups, restore, import", lambda e: app.go("data"), primary=False,
+               ident_="data", icon=ft.Icons.SAVE),
     ]
     if unfinished:
         body.append(heading("Games in progress" if app.read_only else "Resume a game"))

@@ -67,8 +67,14 @@ class AppState:
         """Review: how many of its actions the replayed table shows (0 = the start)."""
         self.clock_label: ft.Text | None = None
         """The game clock shown now, kept current by the ticker (views.clock_line)."""
+        self.file_picker: ft.FilePicker | None = None
+        """This session's file picker (views.data_page), made when first needed."""
 
     # --- catalogue --------------------------------------------------------------------------
+
+    def service_catalogue(self) -> Catalogue:
+        """The catalogue as stored now (after a restore or an import)."""
+        return self._load_catalogue()
 
     def _load_catalogue(self) -> Catalogue:
         if self.service is None:
