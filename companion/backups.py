@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import re
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -164,6 +166,8 @@ def preview(service: Service, raw: bytes, name: str, progress: Progress | None =
         total = len(doc["games"]) if isinstance(doc.get("games"), list) else 0
         validate = _validator(service, checked, progress, total)
         games, catalogue = check_backup_doc(doc, validate)
+        if not _has_cards(catalogue):
+            catalogue = None
         if catalogue is not None:
             _check_catalogue(catalogue, f"{name}: catalogue")
         lines = _plan(service, [(f"games[{i}]", g) for i, g in enumerate(games)])
@@ -193,10 +197,13 @@ def apply(service: Service, chosen: Preview) -> str:
     store = service.store
     validate = _validator(service, chosen.checked, None, 0)
     if chosen.kind == "backup":
-        catalogue = chosen.doc.get("catalogue")
+        doc = chosen.doc
+        catalogue = doc.get("catalogue")
+        if not _has_cards(catalogue):  # no card values: the user's catalogue stays as it is
+            doc, catalogue = {k: v for k, v in doc.items() if k != "catalogue"}, None
         if catalogue is not None:
             _check_catalogue(catalogue, "catalogue")
-        added = store.import_backup(chosen.doc, validate=validate)  # type: ignore[attr-defined]
+        added = store.import_backup(doc, validate=validate)  # type: ignore[attr-defined]
         extra = " and the card catalogue" if catalogue is not None else ""
         return f"Restored {len(added)} game(s){extra} from {chosen.name}."
     if chosen.kind == "game":
@@ -257,6 +264,11 @@ def _check_catalogue(doc: Any, where: str) -> None:
         merge(shipped(), parse(doc))
     except CatalogueError as err:
         raise ImportRefused(f"{where}: {err}") from None
+
+
+def _has_cards(catalogue: object) -> bool:
+    """Whether a backup's catalogue holds any card (an empty one replaces nothing)."""
+    return isinstance(catalogue, dict) and any(catalogue.get(s) for s in SECTIONS)
 
 
 def _counts(catalogue: dict[str, Any] | None) -> dict[str, int] | None:
@@ -352,6 +364,22 @@ class AutoBackups:
         atomic_write_bytes(path, data)
         self.rotate()
         return next((b for b in self.listing() if b.path == path), None)
+
+    def write_in_background(self) -> threading.Thread | None:
+        """Write an automatic backup on a thread (app start, a game's end); a failure is
+        logged, never raised: the table goes on."""
+        if self.folder is None:
+            return None
+
+        def run() -> None:
+            try:
+                self.write()
+            except (OSError, ValueError, StorageError):
+                logging.getLogger(__name__).warning("automatic backup failed", exc_info=True)
+
+        thread = threading.Thread(target=run, name="auto-backup", daemon=True)
+        thread.start()
+        return thread
 
     def rotate(self) -> list[AutoBackup]:
         """Delete the automatic backups the rotation does not keep; returns them."""

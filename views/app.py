@@ -11,6 +11,7 @@ from pathlib import Path
 
 import flet as ft
 
+from companion.backups import AutoBackups
 from companion.service import Service
 from companion.storage import FolderBusy, StorageError, TinyDBGameStore, describe_os_error
 from views.catalogue_page import catalogue_view
@@ -57,9 +58,13 @@ class DataFolder:
     """What opening it can raise."""
 
     def __init__(self, path: str | Path, role: str = "desktop app",
-                 address: str | None = None) -> None:
+                 address: str | None = None, auto_backup: bool = False) -> None:
         self.path = Path(path)
         self.role, self.address = role, address
+        self.auto_backup = auto_backup
+        """Write an automatic backup when this process takes the folder (the app does)."""
+        self.backup: threading.Thread | None = None
+        """That backup, being written in the background (it holds the service's lock)."""
         self.service: Service | None = None
         self.problem: FolderProblem | None = None
         self._review: Service | None = None
@@ -78,6 +83,8 @@ class DataFolder:
                                              self._readable())
                 return self.problem
             self.service, self.problem = Service(store), None
+            if self.auto_backup:  # only the holder writes: never read-only, never beside another
+                self.backup = AutoBackups.of(self.service).write_in_background()
             return None
 
     def _readable(self) -> bool:
@@ -115,7 +122,9 @@ class DataFolder:
         """Flush, close and give the folder up (window closed, server stopped); idempotent."""
         with self._lock:
             for svc in (self.service, self._review):
-                if svc is not None:
+                if svc is None:
+                    continue
+                with svc.lock:  # an automatic backup being written finishes first
                     svc.clock_stop()  # the app closes: the game's clock stops
                     svc.save_now()
                     svc.store.close()
@@ -229,7 +238,8 @@ def run(web: bool = False, port: int | None = None, data_dir: str | None = None)
     port = port or int(os.environ.get("FLET_SERVER_PORT") or 8550)
     folder = DataFolder(resolve_data_dir(data_dir, create=False),
                         role="web server" if served else "desktop app",
-                        address=f"http://{socket.gethostname()}:{port}" if served else None)
+                        address=f"http://{socket.gethostname()}:{port}" if served else None,
+                        auto_backup=True)
     folder.try_open()
     atexit.register(folder.close)
     try:

@@ -33,9 +33,14 @@ def rounds_words(time: GameTime) -> str:
 
 
 def clock_line(app: AppState) -> ft.Control:
-    """The open game's clock (the ticker keeps its text current)."""
+    """The open game's clock (the ticker keeps its text current); a finished game's length."""
     game = app.game
-    label = ft.Text(clock_words(game.time(), game.state.round), size=15, color=MUTED)
+    time = game.time()
+    if game.state.phase == "game_over":
+        app.clock_label = None
+        words = rounds_words(time) if time else "No game clock ran for this game."
+        return ident("clock", ft.Text(words, size=15, color=MUTED))
+    label = ft.Text(clock_words(time, game.state.round), size=15, color=MUTED)
     app.clock_label = label
     return ident("clock", label)
 

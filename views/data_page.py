@@ -6,8 +6,6 @@ off the UI loop and report their progress.
 """
 
 import asyncio
-import inspect
-from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -24,7 +22,9 @@ from companion.backups import (
 )
 from companion.catalogue import CatalogueError
 from companion.storage import MAX_BACKUP_BYTES, ImportRefused, StorageError
+from views.files import handler, offer_file, picker, size_text
 from views.frame import frame
+from views.share_result import with_action
 from views.state import AppState
 from views.theme import (
     GOLD,
@@ -51,31 +51,6 @@ def _draft(app: AppState) -> dict[str, Any]:
     return app.draft("data")
 
 
-def handler(fn: Callable[..., Any], *args: Any) -> Callable[[Any], Any]:
-    """An event handler Flet runs as it should: awaited (a coroutine function) or iterated (an
-    async generator function, each `yield` sending the page as it is)."""
-    if inspect.isasyncgenfunction(fn):
-        async def each(e: Any):  # noqa: ANN202
-            async for _ in fn(*args):
-                yield
-        return each
-
-    async def once(e: Any) -> None:
-        await fn(*args)
-    return once
-
-
-def picker(app: AppState) -> ft.FilePicker:
-    """This session's file picker (save dialogs, downloads on the web, opening files)."""
-    if app.file_picker is None:
-        async def on_result(e: Any):  # noqa: ANN202
-            async for _ in on_file_result(app, e):
-                yield
-
-        app.file_picker = ft.FilePicker(on_result=on_result)
-    return app.file_picker
-
-
 def say(app: AppState, message: str | None, problem: str | None = None) -> None:
     """Show what happened (or why not) on the page."""
     d = _draft(app)
@@ -88,21 +63,9 @@ def say(app: AppState, message: str | None, problem: str | None = None) -> None:
 
 
 async def save(app: AppState, name: str, data: bytes) -> None:
-    """Offer a file: a download in a browser, a save dialog on desktop and mobile."""
-    try:
-        where = await picker(app).save_file(
-            dialog_title="Save", file_name=name, src_bytes=data,
-            file_type=ft.FilePickerFileType.CUSTOM, allowed_extensions=["json"])
-    except Exception as err:  # noqa: BLE001 - a platform without dialogs: say so, keep going
-        say(app, None, f"Could not offer the file {name}: {err}")
-        return
-    web = getattr(getattr(app.file_picker, "page", None), "web", True)
-    if web:
-        say(app, f"Downloading {name} ({_size(len(data))}).")
-    elif where:
-        say(app, f"Saved {name} ({_size(len(data))}) to {where}.")
-    else:
-        say(app, "Not saved: the dialog was closed.")
+    """Offer a file and say how it went."""
+    said, problem = await offer_file(app, name, data, "json")
+    say(app, said, problem)
 
 
 async def on_backup_save(app: AppState) -> None:
@@ -280,14 +243,11 @@ async def on_auto_now(app: AppState) -> None:
     except OSError as err:
         say(app, None, f"No backup written: {err}")
         return
-    say(app, f"Backed up: {made.name}." if made else "The newest backup is up to date.")
+    say(app, f"Backed up now: {made.games} game(s), listed under Automatic backups." if made
+        else "Nothing changed since the newest automatic backup.")
 
 
 # --- the page -----------------------------------------------------------------------------------
-
-
-def _size(n: int) -> str:
-    return f"{n / 2**20:.1f} MB" if n >= 2**20 else f"{max(1, round(n / 1024))} KB"
 
 
 def _day(iso: str) -> str:
@@ -325,14 +285,16 @@ def preview_card(app: AppState, p: Preview) -> ft.Control:
         what = ("The card catalogue, replacing yours" if p.kind == "backup"
                 else "Cards to merge into yours")
         rows.append(text(f"{what}: {counts or 'no cards'}.", 15, ident_="data-preview-cards"))
-    label = {"backup": f"Restore {p.new_games} game(s)" + (" and the cards"
-                                                            if p.catalogue is not None else ""),
+    elif p.kind == "backup":
+        rows.append(text("No card values in this file: yours stay as they are.", 15,
+                         color=MUTED, ident_="data-preview-cards"))
+    label = {"backup": f"Restore {p.new_games} game{'s' if p.new_games != 1 else ''}",
              "game": "Import this game", "catalogue": "Merge these cards"}[p.kind]
     nothing = p.kind == "game" and not p.new_games
     rows.append(ft.Row([
-        button(label, None if nothing else handler(on_confirm, app), expand=True,
+        button(label, None if nothing else handler(on_confirm, app), expand=2,
                ident_="data-confirm"),
-        button("Cancel", lambda e: on_cancel(app), primary=False, expand=True,
+        button("Cancel", lambda e: on_cancel(app), primary=False, expand=1,
                ident_="data-cancel"),
     ], spacing=6))
     return card(*rows, color="#241012", ident_="data-preview")
@@ -367,20 +329,13 @@ def _auto_card(app: AppState) -> ft.Control:
         age = (now - b.when).days
         when = b.when.strftime("%Y-%m-%d %H:%M UTC") + (f" ({age} d ago)" if age else "")
         rows.append(tap_row(when, handler(on_auto_open, app, b.name), f"auto-{i}",
-                            detail=f"{b.games} game(s) · {_size(b.size)} · tap to see and "
+                            detail=f"{b.games} game(s) · {size_text(b.size)} · tap to see and "
                                    f"restore", color=SURFACE_HI, icon=ft.Icons.HISTORY))
     if not listing:
         rows.append(text("None yet.", 15, color=MUTED, ident_="auto-none"))
     rows.append(button("Back up now", handler(on_auto_now, app), primary=False,
                        ident_="data-auto-now", icon=ft.Icons.BACKUP))
     return card(*rows)
-
-
-def with_action(control: ft.Control, action: Any) -> ft.Control:
-    """Give a button (possibly wrapped in its id) a client action, run inside the tap."""
-    target = control.content if isinstance(control, ft.Semantics) else control
-    target.action = action  # type: ignore[attr-defined]
-    return control
 
 
 def data_view(app: AppState) -> list[ft.Control]:
@@ -404,10 +359,11 @@ def data_view(app: AppState) -> list[ft.Control]:
         body.append(preview_card(app, d["preview"]))
     open_file = with_action(
         button("Choose a file…", lambda e: None, ident_="data-open", icon=ft.Icons.FOLDER_OPEN),
-        ft.PickFiles(picker(app), dialog_title="Choose a backup, game or catalogue file",
-                     file_type=ft.FilePickerFileType.CUSTOM, allowed_extensions=["json"],
-                     with_data=True, cancel_upload_on_window_blur=False))
-    body += [
+        lambda: ft.PickFiles(picker(app), dialog_title="Choose a backup, game or catalogue file",
+                             file_type=ft.FilePickerFileType.CUSTOM,
+                             allowed_extensions=["json"], with_data=True,
+                             cancel_upload_on_window_blur=False))
+    cards_: list[ft.Control] = [
         card(heading("Back up everything", 19),
              text(f"{len(games)} game(s)" + (" and your card catalogue" if cards > 0 else "")
                   + " in one file. Keep it somewhere else than this device.", 15,
@@ -422,8 +378,8 @@ def data_view(app: AppState) -> list[ft.Control]:
         _auto_card(app),
     ]
     if games:
-        body.append(_games_card(app, games))
-    body.append(card(heading("Card catalogue", 19),
+        cards_.append(_games_card(app, games))
+    cards_.append(card(heading("Card catalogue", 19),
                      text("The card values you entered, to share with another group.", 15,
                           color=MUTED),
                      ft.Row([button("Save the catalogue", handler(on_catalogue_save, app),
@@ -431,4 +387,7 @@ def data_view(app: AppState) -> list[ft.Control]:
                              button("Copy as text", lambda e: on_catalogue_share(app),
                                     primary=False, expand=True, ident_="data-catalogue-text")],
                             spacing=6, wrap=True)))
+    for c in cards_:
+        c.col = {"xs": 12, "md": 6}  # two columns on a tablet, one on a phone
+    body.append(ft.ResponsiveRow(cards_, spacing=12, run_spacing=12))
     return frame(app, "Your data", body, subtitle="Backups, restore, import and export")

@@ -14,6 +14,7 @@ from views.planning import planning_view
 from views.resolution import resolution_view
 from views.scoreboard import scoreboard_view
 from views.setup_steps import setup_view
+from views.share_result import share_panel
 from views.state import AppState
 from views.theme import GOLD, text
 
@@ -35,7 +36,7 @@ def game_view(app: AppState) -> list[ft.Control]:
         body = log_view(app)
         title = "Action log"
     elif legal.phase == "game_over" and g.scoreboard is not None:
-        body = scoreboard_view(g.scoreboard)
+        body = [*scoreboard_view(g.scoreboard), *share_panel(app, g)]
         title = "Final score"
     else:
         key = legal.step if legal.phase == "resolution" and legal.step else legal.phase

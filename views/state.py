@@ -256,6 +256,10 @@ class AppState:
         if effect:
             self.drafts["effect"] = effect
         self.notice = notable(self.game.state, action)
+        if self.game.state.phase == "game_over":
+            from companion.backups import AutoBackups
+
+            AutoBackups.of(self.service).write_in_background()  # a game ended: keep a copy
         if self.screen not in ("game", "table"):
             self.go("game")
         else:
