@@ -225,6 +225,10 @@ class Shell:
         self.app.back()
 
 
+ASSETS = Path(__file__).resolve().parents[1] / "assets"
+"""Icons, splash and the web manifest (tools/make_icons.py); absent from a bare install."""
+
+
 def run(web: bool = False, port: int | None = None, data_dir: str | None = None) -> None:
     """Start the app: a desktop window, or a web server for browsers on the network.
 
@@ -245,8 +249,8 @@ def run(web: bool = False, port: int | None = None, data_dir: str | None = None)
     try:
         if web:
             ft.run(create_app(folder), view=ft.AppView.WEB_BROWSER, host="0.0.0.0", port=port,
-                   no_cdn=True)
+                   no_cdn=True, assets_dir=str(ASSETS) if ASSETS.is_dir() else None)
         else:
-            ft.run(create_app(folder))
+            ft.run(create_app(folder), assets_dir=str(ASSETS) if ASSETS.is_dir() else None)
     finally:
         folder.close()
