@@ -348,9 +348,9 @@ def data_view(app: AppState) -> list[ft.Control]:
     cards = len(app.service.export_catalogue()) - 1
     body: list[ft.Control] = []
     if d.get("message"):
-        body.append(ident("data-message", ft.Container(
-            content=text(d["message"], 16), bgcolor="#12261a",
-            border=ft.Border.all(1, OK), border_radius=10, padding=12)))
+        body.append(ft.Container(
+            content=text(d["message"], 16, ident_="data-message"), bgcolor="#12261a",
+            border=ft.Border.all(1, OK), border_radius=10, padding=12))
     if d.get("checking"):
         body.append(ident("data-checking", ft.Row([
             ft.ProgressRing(width=22, height=22, color=GOLD),
