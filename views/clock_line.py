@@ -1,4 +1,4 @@
-"""The game clock line (time played in all and this round), kept ticking once a second."""
+"""The game clock line (time played in all and this round), redrawn once a second."""
 
 import asyncio
 import logging
@@ -46,16 +46,13 @@ def clock_line(app: AppState) -> ft.Control:
 
 
 def tick(app: AppState) -> bool:
-    """Bring the shown clock up to date; True if its text changed."""
+    """Whether the shown clock is out of date (the screen is then drawn again: Flet freezes
+    the controls of a drawn screen)."""
     label = app.clock_label
     game = app.service.game
-    if label is None or game is None:
+    if label is None or game is None or app.screen not in ("game", "table", "log"):
         return False
-    words = clock_words(game.time(), game.state.round)
-    if words == label.value:
-        return False
-    label.value = words
-    return True
+    return clock_words(game.time(), game.state.round) != label.value
 
 
 def attach_clock(page: ft.Page, app: AppState, sessions: set[int],
@@ -95,8 +92,9 @@ def attach_clock(page: ft.Page, app: AppState, sessions: set[int],
             if me not in sessions:
                 continue
             try:
-                if tick(app) and app.clock_label is not None and app.clock_label.page:
-                    app.clock_label.update()
+                if tick(app):
+                    app.render()
+                    page.update()  # the diff sends just the clock's new text
             except Exception:  # noqa: BLE001 - a clock redraw must never stop the table
                 logging.getLogger(__name__).debug("clock update skipped", exc_info=True)
 

@@ -76,7 +76,7 @@ def share_panel(app: AppState, game: Game) -> list[ft.Control]:
     out: list[ft.Control] = []
     rows: list[ft.Control] = [
         heading("Share the result", 19),
-        ident("share-text", ft.Text(message, size=15, selectable=True)),
+        ident("share-text", ft.Text(message, size=15)),
         ft.Row([
             with_action(button("Share text", lambda e: None, expand=True, ident_="share-send",
                                icon=ft.Icons.SHARE),

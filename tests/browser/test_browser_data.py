@@ -5,6 +5,8 @@ the game clock advances and survives a restart. Screenshots at phone and tablet 
 
 import json
 import shutil
+import time
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -146,3 +148,100 @@ def test_data_page_at_tablet_size(browser, tmp_path: Path) -> None:
 
 
 assert PHONE  # the default size of UI()
+
+
+def clock_seconds(ui: UI) -> int:
+    """Seconds played, read off the clock line ('Played 1:05 · Round 1: 0:40')."""
+    words = ui.read("clock")
+    played = words.split("·")[0].replace("Played", "").strip()
+    parts = [int(p) for p in played.split(":")]
+    return sum(v * 60 ** i for i, v in enumerate(reversed(parts)))
+
+
+def test_share_text_matches_the_scoreboard(browser, tmp_path: Path) -> None:
+    from companion.service import Service
+    from companion.share import result_text
+
+    data = fresh_dir(tmp_path, "share")
+    seed(data, ("four_players.json",))
+    store = TinyDBGameStore(data)
+    gid = store.list_games()[0]["game_id"]
+    expected = result_text(Service(store).load_game(gid))
+    store.close()
+    server = Server(data).start()
+    ui = UI(browser, server)
+    try:
+        ui.context.grant_permissions(["clipboard-read", "clipboard-write"],
+                                     origin=server.url.rstrip("/"))
+        ui.tap("game-0")  # the finished game at the table: its final score
+        ui.wait("winner")
+        ui.reveal("share-copy")
+        ui.tap("share-copy")
+        ui.page.wait_for_timeout(500)
+        copied = ui.page.evaluate("navigator.clipboard.readText()")
+        assert copied == expected
+        winner = ui.read("winner").removesuffix(" wins!")
+        assert f"Winner: {winner}" in copied
+        for rank in range(1, 5):
+            assert f"{rank}. " in copied and ui.read(f"score-{rank}") in copied
+        assert ui.read("share-text").split() == expected.split()  # shown as copied
+        ui.on_screen("share-panel")
+        ui.shot("66-share-phone")
+        ui.tap("share-picture")
+        ui.wait("share-image")
+        ui.on_screen("share-image")
+        ui.page.wait_for_timeout(600)
+        ui.shot("67-share-picture-phone")
+    finally:
+        ui.close()
+        server.stop()
+    server = Server(data).start()
+    ui = UI(browser, server, TABLET)
+    try:
+        ui.tap("game-0")
+        ui.wait("share-panel")
+        ui.on_screen("share-panel")
+        ui.shot("68-share-tablet")
+    finally:
+        ui.close()
+        server.stop()
+
+
+def test_clock_advances_and_survives_a_restart(browser, tmp_path: Path) -> None:
+    data = fresh_dir(tmp_path, "clock")
+    seed(data, ("four_players.json",), stop_at_withdraw=True)
+    server = Server(data).start()
+    ui = UI(browser, server)
+    try:
+        ui.tap("game-0")  # resume: the table opens the game, its clock starts
+        ui.wait("clock")
+        ui.page.wait_for_function(
+            "s => { const e = document.querySelector(s); return e &&"
+            " /Played 0:0[3-9]/.test(e.textContent); }",
+            arg='flt-semantics-host [flt-semantics-identifier="clock"]', timeout=15_000)
+        first = clock_seconds(ui)
+        assert 3 <= first < 30 and "Round 1" in ui.read("clock")
+        ui.shot("69-clock-phone")
+    finally:
+        ui.close()  # the browser leaves: the clock stops
+    time.sleep(1.5)
+    server.stop()
+    store = TinyDBGameStore(data)
+    gid = store.list_games()[0]["game_id"]
+    marks = [e for e in store.load(gid).entries if e["kind"] == "clock"]
+    store.close()
+    assert [m["running"] for m in marks] == [True, False]
+    saved = (datetime.fromisoformat(marks[1]["at"]) - datetime.fromisoformat(marks[0]["at"]))
+    time.sleep(4)  # the app is closed: this time is not played time
+    server = Server(data).start()
+    ui = UI(browser, server)
+    try:
+        ui.tap("game-0")
+        ui.wait("clock")
+        again = clock_seconds(ui)
+        assert saved.total_seconds() - 1 <= again <= saved.total_seconds() + 3
+        ui.page.wait_for_timeout(2500)
+        assert clock_seconds(ui) >= again + 1  # and it runs again
+    finally:
+        ui.close()
+        server.stop()
