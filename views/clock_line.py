@@ -1,7 +1,6 @@
-"""The game clock line (time played in all and this round), redrawn once a second."""
+"""The game clock line (time played in all and this round) and the session hooks that start
+and stop the clock."""
 
-import asyncio
-import logging
 from collections.abc import Callable
 
 import flet as ft
@@ -9,9 +8,6 @@ import flet as ft
 from companion.clock import GameTime, clock_text, length_text
 from views.state import AppState
 from views.theme import MUTED, ident
-
-TICK_SECONDS = 1.0
-"""How often a shown clock is brought up to date."""
 
 
 def clock_words(time: GameTime | None, round_: int) -> str:
@@ -33,33 +29,21 @@ def rounds_words(time: GameTime) -> str:
 
 
 def clock_line(app: AppState) -> ft.Control:
-    """The open game's clock (the ticker keeps its text current); a finished game's length."""
+    """The open game's clock as of now; a finished game's length."""
     game = app.game
     time = game.time()
     if game.state.phase == "game_over":
-        app.clock_label = None
         words = rounds_words(time) if time else "No game clock ran for this game."
         return ident("clock", ft.Text(words, size=15, color=MUTED))
-    label = ft.Text(clock_words(time, game.state.round), size=15, color=MUTED)
-    app.clock_label = label
-    return ident("clock", label)
-
-
-def tick(app: AppState) -> bool:
-    """Whether the shown clock is out of date (the screen is then drawn again: Flet freezes
-    the controls of a drawn screen)."""
-    label = app.clock_label
-    game = app.service.game
-    if label is None or game is None or app.screen not in ("game", "table", "log"):
-        return False
-    return clock_words(game.time(), game.state.round) != label.value
+    return ident("clock", ft.Text(clock_words(time, game.state.round), size=15, color=MUTED))
 
 
 def attach_clock(page: ft.Page, app: AppState, sessions: set[int],
                  on_leave: Callable[[], None] | None = None) -> None:
     """Run the clock while this session is connected: start it now, stop it when the last
-    session of the service disconnects (then `on_leave`, e.g. save what can be saved), and
-    update the shown clock every second. A read-only or unopened data folder runs no clock."""
+    session of the service disconnects (then `on_leave`, e.g. save what can be saved). The
+    shown time is brought up to date whenever the screen is drawn (redrawing it every second
+    closed open dropdown menus). A read-only or unopened data folder runs no clock."""
     me = id(page)
 
     def start() -> None:
@@ -78,24 +62,4 @@ def attach_clock(page: ft.Page, app: AppState, sessions: set[int],
         start()
 
     start()
-    alive = [True]
-
-    def on_close(e: object) -> None:
-        alive[0] = False
-        on_disconnect(e)
-
-    page.on_disconnect, page.on_connect, page.on_close = on_disconnect, on_connect, on_close
-
-    async def ticker() -> None:
-        while alive[0]:
-            await asyncio.sleep(TICK_SECONDS)
-            if me not in sessions:
-                continue
-            try:
-                if tick(app):
-                    app.render()
-                    page.update()  # the diff sends just the clock's new text
-            except Exception:  # noqa: BLE001 - a clock redraw must never stop the table
-                logging.getLogger(__name__).debug("clock update skipped", exc_info=True)
-
-    page.run_task(ticker)
+    page.on_disconnect, page.on_connect, page.on_close = on_disconnect, on_connect, on_disconnect

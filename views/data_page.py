@@ -181,15 +181,14 @@ async def on_file_result(app: AppState, e: Any):  # noqa: ANN201
         yield
 
 
-async def on_auto_open(app: AppState, name: str):  # noqa: ANN201
-    """Preview an automatic backup."""
+async def on_auto_open(app: AppState, name: str) -> None:
+    """Preview an automatic backup (checked off the UI loop)."""
     try:
         raw = AutoBackups.of(app.service).read(name)
     except (KeyError, OSError) as err:
         say(app, None, f"This backup cannot be read: {err}")
         return
-    async for _ in check_in_background(app, name, raw):
-        yield
+    _show_check(app, await asyncio.to_thread(_check, app, name, raw))
 
 
 def _apply(app: AppState, chosen: Preview) -> tuple[str | None, str | None]:
@@ -386,7 +385,7 @@ def data_view(app: AppState) -> list[ft.Control]:
                                     primary=False, expand=True, ident_="data-catalogue-save"),
                              button("Copy as text", lambda e: on_catalogue_share(app),
                                     primary=False, expand=True, ident_="data-catalogue-text")],
-                            spacing=6, wrap=True)))
+                            spacing=6)))
     for c in cards_:
         c.col = {"xs": 12, "md": 6}  # two columns on a tablet, one on a phone
     body.append(ft.ResponsiveRow(cards_, spacing=12, run_spacing=12))

@@ -65,8 +65,6 @@ class AppState:
         """A stored game opened for review (never the table's current game)."""
         self.review_at = 0
         """Review: how many of its actions the replayed table shows (0 = the start)."""
-        self.clock_label: ft.Text | None = None
-        """The game clock shown now, kept current by the ticker (views.clock_line)."""
         self.file_picker: ft.FilePicker | None = None
         """This session's file picker (views.data_page), made when first needed."""
 
