@@ -1,8 +1,11 @@
 """Your data, in the app (issue 13): backup files, previews of what a file holds before it is
 restored or imported, and a rotating set of automatic backups in the data folder.
 
-Everything written or read goes through the store's export/import API, so a restore validates
-every game (replayed by the rules engine) and the catalogue, and is refused whole.
+Everything read goes through the store's export API and everything restored or imported
+through the service (`Service.check_backup`/`restore_backup`, `check_game`/`import_game`,
+`check_catalogue`/`import_catalogue`): a restore validates every game (replayed by the rules
+engine) and the catalogue as an import does, is staged and committed all or nothing, and a
+refused file changes nothing.
 
 Automatic backups live in `<data>/backups/` as `auto-<UTC time>-<n>g-<fingerprint>.json` (a
 normal backup file). A new one is written only when the data changed since the newest one (the
@@ -18,31 +21,30 @@ import json
 import logging
 import re
 import threading
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from companion.catalogue import SECTIONS, CatalogueError, merge, parse, shipped
-from companion.service import Service, validate_game_document
+from companion.catalogue import SECTIONS, CatalogueError
+from companion.service import FileCheck, Progress, Service
 from companion.storage import (
     BACKUP_FORMAT,
     GAME_FORMAT,
     MAX_BACKUP_BYTES,
+    MAX_CATALOGUE_BYTES,
+    ImportPlan,
     ImportRefused,
     StorageError,
 )
-from companion.storage.files import atomic_write_bytes, dumps
-from companion.storage.transfer import check_backup_doc, check_game_doc, parse_json_bytes
+from companion.storage.files import atomic_write_bytes, dumps, remove_temp_files
+from companion.storage.transfer import parse_json_bytes
 
 BACKUP_DIR = "backups"
 """Folder of the automatic backups, inside the data folder."""
 KEEP_DAYS = 7
 KEEP_WEEKS = 4
 AUTO_NAME = re.compile(r"^auto-(\d{8}T\d{6}Z)-(\d{1,6})g-([0-9a-f]{8})\.json$")
-MAX_CATALOGUE_FILE = 1024 * 1024
-"""Largest catalogue file accepted (a full catalogue is a few tens of KB)."""
 
 
 def stamp(when: datetime) -> str:
@@ -86,10 +88,6 @@ class GameLine:
     """Already stored here, identical (restoring it changes nothing)."""
 
 
-Progress = Callable[[int, int], None]
-"""Called with (games checked, games in the file) while a file is checked."""
-
-
 @dataclass
 class Preview:
     """What a chosen file holds and what applying it would do; `doc` is applied as read."""
@@ -104,8 +102,8 @@ class Preview:
     """Entries per catalogue section in the file (None: no catalogue in it)."""
     created: str | None = None
     """When the backup was made, if it says."""
-    checked: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)
-    """Summaries of the games the preview replayed, by content digest (not replayed again)."""
+    checked: FileCheck | None = field(default=None, repr=False)
+    """The service's check of a game or backup file (its games are not replayed again)."""
 
     @property
     def new_games(self) -> int:
@@ -123,7 +121,7 @@ def fingerprint(service: Service) -> str:
 def backup_file(service: Service, now: datetime | None = None) -> tuple[str, bytes]:
     """Everything (games and catalogue) as one backup file: (suggested name, bytes)."""
     when = now or datetime.now(UTC)
-    doc = service.store.export_backup()  # type: ignore[attr-defined]
+    doc = service.store.export_backup()
     return f"vendetta-backup-{stamp(when)}.json", (dumps(doc) + "\n").encode()
 
 
@@ -133,7 +131,7 @@ def game_file(service: Service, game_id: str) -> tuple[str, bytes]:
     Raises:
         KeyError: no such game; StorageError: it cannot be read.
     """
-    doc = service.store.export_game(game_id)  # type: ignore[attr-defined]
+    doc = service.store.export_game(game_id)
     players = "-".join(re.sub(r"[^A-Za-z0-9]+", "", p)[:10] for p in
                        (doc.get("summary") or {}).get("players", [])) or "game"
     return f"vendetta-game-{players}-{game_id}.json", (json.dumps(doc, indent=1) + "\n").encode()
@@ -148,12 +146,14 @@ def catalogue_file(service: Service) -> tuple[str, bytes]:
 
 def preview(service: Service, raw: bytes, name: str, progress: Progress | None = None
             ) -> Preview:
-    """Read a chosen file and check all of it, as applying it would, without writing anything.
+    """Read a chosen file and check all of it through the service, as applying it will,
+    writing nothing.
 
-    Every game new to this store is replayed by the rules engine (`progress` hears of each);
-    a game stored here with the same journal was checked when it was stored.
+    Every game new to this store is replayed by the rules engine (`progress` hears of each),
+    a backup's catalogue is checked like an imported one, and id clashes are refused.
     Raises:
-        ImportRefused: too large, not JSON, or any part refused (names the part and why).
+        ImportRefused: too large, not JSON, or any part refused (names the file, the part and
+            why).
     """
     if len(raw) > MAX_BACKUP_BYTES:
         raise ImportRefused(f"{name}: file is larger than {MAX_BACKUP_BYTES // 2**20} MB")
@@ -161,109 +161,49 @@ def preview(service: Service, raw: bytes, name: str, progress: Progress | None =
     if not isinstance(doc, dict):
         raise ImportRefused(f"{name}: top level must be a JSON object")
     fmt = doc.get("format")
-    checked: dict[str, dict[str, Any]] = {}
-    if fmt == BACKUP_FORMAT:
-        total = len(doc["games"]) if isinstance(doc.get("games"), list) else 0
-        validate = _validator(service, checked, progress, total)
-        games, catalogue = check_backup_doc(doc, validate)
-        if not _has_cards(catalogue):
-            catalogue = None
-        if catalogue is not None:
-            _check_catalogue(catalogue, f"{name}: catalogue")
-        lines = _plan(service, [(f"games[{i}]", g) for i, g in enumerate(games)])
-        return Preview("backup", name, doc, lines, _counts(catalogue),
-                       doc.get("created") if isinstance(doc.get("created"), str) else None,
-                       checked)
-    if fmt == GAME_FORMAT:
-        game = check_game_doc(doc, "", _validator(service, checked, progress, 1))
-        return Preview("game", name, doc, _plan(service, [("", game)]), checked=checked)
-    if any(key in doc for key in SECTIONS):
-        if len(raw) > MAX_CATALOGUE_FILE:
-            raise ImportRefused(f"{name}: a catalogue file may be at most "
-                                f"{MAX_CATALOGUE_FILE // 1024} KB")
-        _check_catalogue(doc, name)
-        return Preview("catalogue", name, doc, catalogue=_counts(doc))
+    try:
+        if fmt == BACKUP_FORMAT:
+            if not _has_cards(doc.get("catalogue")):  # no card values: the user's stay as
+                doc = {k: v for k, v in doc.items() if k != "catalogue"}  # they are
+            checked = service.check_backup(doc, progress)
+            created = doc.get("created")
+            return Preview("backup", name, doc, _lines(checked.plan),
+                           _counts(checked.plan.catalogue),
+                           created if isinstance(created, str) else None, checked)
+        if fmt == GAME_FORMAT:
+            checked = service.check_game(doc, progress)
+            return Preview("game", name, doc, _lines(checked.plan), checked=checked)
+        if any(key in doc for key in SECTIONS):
+            if len(raw) > MAX_CATALOGUE_BYTES:
+                raise ImportRefused(f"a catalogue file may be at most "
+                                    f"{MAX_CATALOGUE_BYTES // 1024} KB")
+            service.check_catalogue(doc)
+            return Preview("catalogue", name, doc, catalogue=_counts(doc))
+    except (ImportRefused, CatalogueError) as err:
+        raise ImportRefused(f"{name}: {err}") from None
     raise ImportRefused(f"{name}: not a backup, a game or a card catalogue of this app "
                         f"(format is {str(fmt)[:40]!r})")
 
 
 def apply(service: Service, chosen: Preview) -> str:
-    """Restore, import or merge what a preview showed; says what changed.
+    """Restore, import or merge what a preview showed, through the service; says what
+    changed.
 
-    Validated again as it is written, all or nothing.
+    Checked again as it is written (games the preview replayed are not replayed again), all
+    or nothing: a backup is staged and committed whole by the store.
     Raises:
-        ImportRefused: any part refused (nothing written); CatalogueError; OSError.
+        ImportRefused: any part refused (nothing written); CatalogueError; ReadOnlyStore
+        (another app owns the data folder); OSError (nothing written).
     """
-    store = service.store
-    validate = _validator(service, chosen.checked, None, 0)
     if chosen.kind == "backup":
-        doc = chosen.doc
-        catalogue = doc.get("catalogue")
-        if not _has_cards(catalogue):  # no card values: the user's catalogue stays as it is
-            doc, catalogue = {k: v for k, v in doc.items() if k != "catalogue"}, None
-        if catalogue is not None:
-            _check_catalogue(catalogue, "catalogue")
-        added = store.import_backup(doc, validate=validate)  # type: ignore[attr-defined]
-        extra = " and the card catalogue" if catalogue is not None else ""
+        added = service.restore_backup(chosen.doc, chosen.checked)
+        extra = " and the card catalogue" if chosen.catalogue is not None else ""
         return f"Restored {len(added)} game(s){extra} from {chosen.name}."
     if chosen.kind == "game":
-        gid = store.import_game(chosen.doc, validate=validate)  # type: ignore[attr-defined]
+        gid = service.import_game(chosen.doc, chosen.checked)
         return f"Imported the game {gid} from {chosen.name}."
     service.import_catalogue(chosen.doc)
     return f"Merged the card catalogue from {chosen.name}."
-
-
-def digest(doc: dict[str, Any]) -> str:
-    """A digest of a game document's header and journal (same content, same digest)."""
-    return hashlib.sha256(dumps([doc.get("header"), doc.get("entries")]).encode()).hexdigest()
-
-
-def _validator(service: Service, checked: dict[str, dict[str, Any]], progress: Progress | None,
-               total: int) -> Callable[[dict[str, Any]], dict[str, Any]]:
-    """The import check (a replay by the rules engine), skipping what is known to be sound:
-    a game already replayed (`checked`, by digest) or stored here with the same journal."""
-    seen = [0]
-
-    def validate(doc: dict[str, Any]) -> dict[str, Any]:
-        key = digest(doc)
-        result = checked.get(key)
-        if result is None:
-            result = _stored_summary(service, doc)
-        if result is None:
-            result = validate_game_document(doc)
-        checked[key] = result
-        seen[0] += 1
-        if progress is not None:
-            progress(seen[0], total)
-        return result
-
-    return validate
-
-
-def _stored_summary(service: Service, doc: dict[str, Any]) -> dict[str, Any] | None:
-    """The stored summary of this very game (same header and journal), or None."""
-    header = doc.get("header")
-    gid = header.get("game_id") if isinstance(header, dict) else None
-    if not isinstance(gid, str) or not service.store.has_game(gid):  # type: ignore[attr-defined]
-        return None
-    try:
-        stored = service.store.load(gid)
-    except (KeyError, StorageError):
-        return None
-    if (stored.header, stored.entries) != (header, doc.get("entries")):
-        return None
-    return stored.summary
-
-
-def _check_catalogue(doc: Any, where: str) -> None:
-    """The checks `catalogue import` makes.
-
-    Raises: ImportRefused naming the card and field.
-    """
-    try:
-        merge(shipped(), parse(doc))
-    except CatalogueError as err:
-        raise ImportRefused(f"{where}: {err}") from None
 
 
 def _has_cards(catalogue: object) -> bool:
@@ -277,20 +217,17 @@ def _counts(catalogue: dict[str, Any] | None) -> dict[str, int] | None:
     return {s: len(catalogue.get(s) or []) for s in SECTIONS}
 
 
-def _plan(service: Service, games: list[tuple[str, Any]]) -> list[GameLine]:
-    """Preview lines; refuses id clashes exactly as the import will.
-
-    Raises: ImportRefused.
-    """
-    new_ids = {g.game_id for g in service.store._plan(games)}  # type: ignore[attr-defined]
+def _lines(plan: ImportPlan) -> list[GameLine]:
+    """Preview lines of the games a checked file holds."""
+    new = set(plan.new)
     out = []
-    for _, g in games:
+    for g in plan.games:
         s = g.summary
         out.append(GameLine(
             game_id=g.game_id, players=[str(p) for p in s.get("players") or []],
             clans=list(s.get("clans") or []), created=str(g.header.get("created", "")),
             finished=bool(s.get("finished")), winner=s.get("winner"), round=s.get("round"),
-            stored=g.game_id not in new_ids))
+            stored=g.game_id not in new))
     return out
 
 
@@ -341,16 +278,22 @@ class AutoBackups:
 
     def write(self, now: datetime | None = None, force: bool = False) -> AutoBackup | None:
         """Write a backup if the data changed since the newest one (or `force`), then rotate;
-        returns the new backup (None: nothing to back up, or already up to date).
+        returns the new backup (None: nothing to back up, already up to date, or this process
+        may not write in the data folder: read-only, closed, or the folder held elsewhere).
 
+        Holds the service's lock throughout, so the store is not closed (and the folder given
+        up) while a backup is written.
         Raises:
             OSError: the folder or file cannot be written (nothing is deleted then).
         """
-        if self.folder is None or getattr(self.service.store, "read_only", False):
+        if self.folder is None:
             return None
         with self.service.lock:
-            games = self.service.store.list_games()
-            if not games and not self.service.store.load_catalogue():
+            store = self.service.store
+            if not store.writable:
+                return None
+            games = store.list_games()
+            if not games and not store.load_catalogue():
                 return None
             mark = fingerprint(self.service)
             newest = self.listing()
@@ -359,16 +302,18 @@ class AutoBackups:
             when = now or datetime.now(UTC)
             _, data = backup_file(self.service, when)
             count = len(json.loads(data)["games"])
-        self.folder.mkdir(parents=True, exist_ok=True)
-        path = self.folder / f"auto-{stamp(when)}-{count}g-{mark}.json"
-        atomic_write_bytes(path, data)
-        self.rotate()
+            self.folder.mkdir(parents=True, exist_ok=True)
+            remove_temp_files(self.folder)  # left by a killed write; only the holder writes
+            path = self.folder / f"auto-{stamp(when)}-{count}g-{mark}.json"
+            atomic_write_bytes(path, data)
+            self.rotate()
         return next((b for b in self.listing() if b.path == path), None)
 
     def write_in_background(self) -> threading.Thread | None:
         """Write an automatic backup on a thread (app start, a game's end); a failure is
-        logged, never raised: the table goes on."""
-        if self.folder is None:
+        logged, never raised: the table goes on. None: nothing to do here (no data folder, or
+        this process may not write in it)."""
+        if self.folder is None or not self.service.store.writable:
             return None
 
         def run() -> None:
@@ -411,4 +356,4 @@ def kept(backups: list[AutoBackup], days: int = KEEP_DAYS,
 
 
 __all__ = ["AutoBackup", "AutoBackups", "GameLine", "Preview", "apply", "backup_file",
-           "catalogue_file", "digest", "fingerprint", "game_file", "kept", "preview"]
+           "catalogue_file", "fingerprint", "game_file", "kept", "preview"]

@@ -128,13 +128,22 @@ class RedoEntry(Frozen):
     kind: Literal["redo"]
 
 
+class ClockEntry(Frozen):
+    """The game clock started (a table opened the game) or stopped (schema version 3)."""
+
+    kind: Literal["clock"]
+    running: bool
+    at: str
+    """When (ISO 8601, UTC)."""
+
+
 class GameDocument(Frozen):
     """An exported game (`Game.to_document()`)."""
 
     format: Literal["vendetta-companion/game"]
     schema_version: int
     header: GameHeader
-    entries: list[ActionEntry | UndoEntry | RedoEntry]
+    entries: list[ActionEntry | UndoEntry | RedoEntry | ClockEntry]
     summary: dict[str, Any] | None = None
     """History-index summary, as exported by the app's storage (optional)."""
 

@@ -54,7 +54,7 @@ def scorecard_png(game: Game) -> bytes:
     d.rectangle([0, 0, WIDTH, 14], fill=BLOOD)
     d.text((pad, 44), GAME_NAME.replace("–", "-"), font=_font(38), fill=MUTED)  # font: no en dash
     d.text((pad, 92), f"Final score · {game.header.created[:10]}", font=_font(30), fill=MUTED)
-    winner, font = _fit(d, f"{board.winner} wins!", 76, WIDTH - 2 * pad)
+    winner, font = _fit(d, f"{board.headline()} wins!", 76, WIDTH - 2 * pad)
     d.text((pad, 150), winner, font=font, fill=GOLD)
     y = 270
     for t in teams:

@@ -6,7 +6,11 @@ listed as unsaved with the reason, and is written, in order, before anything els
 action, on `retry_save()`, and on `close()` (issue 10).
 """
 
+import copy
+import hashlib
 import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from companion.catalogue import (
@@ -20,7 +24,8 @@ from companion.catalogue import (
 )
 from companion.game import Action, Game
 from companion.scoring import influence
-from companion.storage import StorageError, describe_os_error
+from companion.storage import ImportPlan, StorageError, describe_os_error
+from companion.storage.files import dumps
 from models.catalogue import Catalogue
 from models.commands import AnyCommand
 from models.setup import GameSetup, Position
@@ -30,6 +35,7 @@ class Store(Protocol):
     """What the service needs of a game store (see companion.storage)."""
 
     read_only: bool
+    writable: bool
 
     def create_game(self, header: dict, summary: dict) -> None: ...
     def append(self, game_id: str, entry: dict, summary: dict | None = None) -> None: ...
@@ -40,12 +46,33 @@ class Store(Protocol):
     def import_game(self, doc: dict, validate: Any = None) -> str: ...
     def import_backup(self, doc: dict, validate: Any = None,
                       validate_catalogue: Any = None) -> list[str]: ...
+    def check_game(self, doc: dict, validate: Any = None) -> ImportPlan: ...
+    def check_backup(self, doc: dict, validate: Any = None,
+                     validate_catalogue: Any = None) -> ImportPlan: ...
+    def has_game(self, game_id: str) -> bool: ...
+    def export_game(self, game_id: str) -> dict: ...
+    def export_backup(self) -> dict: ...
     def flush(self) -> None: ...
     def close(self) -> None: ...
 
 
 class UnsavedActions(RuntimeError):
     """The open game has actions the disk refused; they must be saved before it is left."""
+
+
+Progress = Callable[[int, int], None]
+"""Told (games checked, games in the file) while a file is checked."""
+
+
+@dataclass
+class FileCheck:
+    """A game or backup file checked as importing or restoring it will check it; nothing
+    written. Give it back to `import_game`/`restore_backup` with the same document."""
+
+    plan: ImportPlan
+    """What the file holds and what applying it would add or replace."""
+    replayed: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)
+    """Summaries of the games checked, by `journal_digest` (not replayed again)."""
 
 
 def summary(game: Game) -> dict[str, Any]:
@@ -318,12 +345,12 @@ class Service:
         self.import_catalogue({section: [entry]})
         return self.catalogue()
 
-    def import_catalogue(self, doc: Any) -> Catalogue:
-        """Merge a catalogue document (e.g. shared by another group) into the user's one.
+    def check_catalogue(self, doc: Any) -> dict[str, Any]:
+        """The user's catalogue as merging `doc` into it would make it, checked; nothing saved.
 
         Raises:
             CatalogueError: malformed document (or saved catalogue), naming the card and
-                field; nothing is saved.
+                field.
         """
         incoming = parse(doc)
         try:
@@ -340,27 +367,100 @@ class Service:
                 entries[e.id] = {**entries.get(e.id, {}), **given}
             combined[section] = list(entries.values())
         merge(shipped(), parse(combined))
-        self.store.save_catalogue(combined)
+        return combined
+
+    def import_catalogue(self, doc: Any) -> Catalogue:
+        """Merge a catalogue document (e.g. shared by another group) into the user's one.
+
+        Raises:
+            CatalogueError: malformed document (or saved catalogue), naming the card and
+                field; nothing is saved.
+        """
+        self.store.save_catalogue(self.check_catalogue(doc))
         return self.catalogue()
 
     # --- moving games in and out (issue 4; validated as in issue 10) ---------------------------
 
-    def import_game(self, doc: dict[str, Any]) -> str:
+    def import_game(self, doc: dict[str, Any], checked: FileCheck | None = None) -> str:
         """Store an exported game after replaying it through the rules engine; its id.
 
+        With `checked` (from `check_game` of this document) the games it replayed are not
+        replayed again.
         Raises:
             ImportRefused: malformed, tampered, or an id clash; nothing is written.
         """
-        return self.store.import_game(doc, validate=validate_game_document)
+        return self.store.import_game(doc, validate=self._validator(checked))
 
-    def restore_backup(self, doc: dict[str, Any]) -> list[str]:
+    def restore_backup(self, doc: dict[str, Any], checked: FileCheck | None = None
+                       ) -> list[str]:
         """Restore a backup: every game and the catalogue checked as on import, all or nothing.
 
+        With `checked` (from `check_backup` of this document) the games it replayed are not
+        replayed again.
         Raises:
             ImportRefused: any part is refused; nothing is written.
         """
-        return self.store.import_backup(doc, validate=validate_game_document,
+        return self.store.import_backup(doc, validate=self._validator(checked),
                                         validate_catalogue=validate_catalogue_document)
+
+    def check_game(self, doc: dict[str, Any], progress: Progress | None = None) -> FileCheck:
+        """Check a game file as `import_game` will, writing nothing (a preview).
+
+        Raises:
+            ImportRefused: what is wrong and where.
+        """
+        check = FileCheck(ImportPlan([], []))
+        check.plan = self.store.check_game(doc, self._validator(check, progress, 1, True))
+        return check
+
+    def check_backup(self, doc: dict[str, Any], progress: Progress | None = None) -> FileCheck:
+        """Check a backup as `restore_backup` will (every game replayed, the catalogue checked
+        like an imported one), writing nothing (a preview); `progress` hears of each game.
+
+        Raises:
+            ImportRefused: what is wrong and where.
+        """
+        total = len(doc["games"]) if isinstance(doc.get("games"), list) else 0
+        check = FileCheck(ImportPlan([], []))
+        check.plan = self.store.check_backup(doc, self._validator(check, progress, total, True),
+                                             validate_catalogue_document)
+        return check
+
+    def _validator(self, check: FileCheck | None, progress: Progress | None = None,
+                   total: int = 0, preview: bool = False
+                   ) -> Callable[[dict[str, Any]], dict[str, Any]]:
+        """`validate_game_document`, remembering results in `check` by content. In a preview,
+        a game stored here with the same journal counts as checked: it was checked when it
+        was stored, and applying it adds nothing."""
+        if check is None:
+            return validate_game_document
+        seen = [0]
+
+        def validate(doc: dict[str, Any]) -> dict[str, Any]:
+            key = journal_digest(doc)
+            if key not in check.replayed:
+                known = self._stored_summary(doc) if preview else None
+                check.replayed[key] = known or validate_game_document(doc)
+            seen[0] += 1
+            if progress is not None:
+                progress(seen[0], total)
+            return copy.deepcopy(check.replayed[key])
+
+        return validate
+
+    def _stored_summary(self, doc: dict[str, Any]) -> dict[str, Any] | None:
+        """The stored summary of this very game (same header and journal), or None."""
+        header = doc.get("header")
+        gid = header.get("game_id") if isinstance(header, dict) else None
+        if not isinstance(gid, str) or not self.store.has_game(gid):
+            return None
+        try:
+            stored = self.store.load(gid)
+        except (KeyError, StorageError):
+            return None
+        if (stored.header, stored.entries) != (header, doc.get("entries")):
+            return None
+        return stored.summary
 
     def export_catalogue(self) -> dict[str, Any]:
         """The user's catalogue as a shareable JSON document."""
@@ -379,6 +479,11 @@ def validate_game_document(doc: dict[str, Any]) -> dict[str, Any]:
     return summary(Game.from_journal(doc["header"], doc["entries"], verify=True))
 
 
+def journal_digest(doc: dict[str, Any]) -> str:
+    """A digest of a game document's header and journal (same content, same digest)."""
+    return hashlib.sha256(dumps([doc.get("header"), doc.get("entries")]).encode()).hexdigest()
+
+
 def validate_catalogue_document(doc: dict[str, Any]) -> Catalogue:
     """Import check of a whole catalogue: the same as `catalogue import` makes.
 
@@ -388,5 +493,6 @@ def validate_catalogue_document(doc: dict[str, Any]) -> Catalogue:
     return merge(shipped(), parse(doc))
 
 
-__all__ = ["CatalogueError", "Service", "UnsavedActions", "summary",
+__all__ = ["CatalogueError", "FileCheck", "Progress", "Service", "UnsavedActions",
+           "journal_digest", "summary",
            "validate_catalogue_document", "validate_game_document"]

@@ -40,7 +40,7 @@ def result_lines(game: Game) -> list[str]:
         ValueError: the game is not over.
     """
     board = _board(game)
-    lines = [f"{GAME_NAME} · {game.header.created[:10]}", f"Winner: {board.winner}"]
+    lines = [f"{GAME_NAME} · {game.header.created[:10]}", f"Winner: {board.headline()}"]
     if board.teams:
         lines += ["Teams:", *[f"{t.rank}. {t.team}: {t.influence} Influence, {t.blood} Blood"
                               for t in board.teams], "Players:"]
@@ -90,7 +90,7 @@ def bgstats_play(game: Game) -> dict[str, Any]:
         players.append({
             "name": r.name, "sourcePlayerId": r.name.strip().casefold(),
             "score": r.influence.total,
-            "winner": (team == board.winner) if board.teams else r.rank == 1,
+            "winner": (team == board.winning_team) if board.teams else r.rank == 1,
             "rank": teams.get(team or "", r.rank) if board.teams else r.rank,
             "role": r.clan or "", "startPlayer": r.player == first,
         })

@@ -21,7 +21,13 @@ from companion.backups import (
     preview,
 )
 from companion.catalogue import CatalogueError
-from companion.storage import MAX_BACKUP_BYTES, ImportRefused, StorageError
+from companion.storage import (
+    MAX_BACKUP_BYTES,
+    ImportRefused,
+    ReadOnlyStore,
+    StorageError,
+    describe_os_error,
+)
 from views.files import handler, offer_file, picker, size_text
 from views.frame import frame
 from views.share_result import with_action
@@ -41,6 +47,8 @@ from views.theme import (
     text,
 )
 
+READ_ONLY = ("Review only here: another app is using this data folder, so restoring, "
+             "importing and automatic backups happen there.")
 SHOWN_GAMES = 25
 """Games listed in a preview (the rest are counted)."""
 SECTION_NAMES = {"clan_cards": "clan cards", "allies": "Allies", "relics": "Relics",
@@ -195,10 +203,13 @@ def _apply(app: AppState, chosen: Preview) -> tuple[str | None, str | None]:
     """(what changed, None) or (None, why nothing changed)."""
     try:
         return apply(app.service, chosen), None
-    except (ImportRefused, CatalogueError) as err:
+    except ReadOnlyStore:
+        return None, f"Not done: {READ_ONLY} Nothing was changed."
+    except (ImportRefused, CatalogueError, StorageError) as err:
         return None, f"Not done: {err}. Nothing was changed."
     except OSError as err:
-        return None, f"Not done: the disk refused it ({err}). Nothing was changed."
+        return None, (f"Not done: the disk refused it ({describe_os_error(err)}). "
+                      f"Nothing was changed.")
 
 
 def _show_apply(app: AppState, outcome: tuple[str | None, str | None]) -> None:
@@ -240,6 +251,9 @@ async def on_auto_now(app: AppState) -> None:
     try:
         made = await asyncio.to_thread(AutoBackups.of(app.service).write)
     except OSError as err:
+        say(app, None, f"No backup written: {describe_os_error(err)}")
+        return
+    except StorageError as err:
         say(app, None, f"No backup written: {err}")
         return
     say(app, f"Backed up now: {made.games} game(s), listed under Automatic backups." if made
@@ -289,7 +303,9 @@ def preview_card(app: AppState, p: Preview) -> ft.Control:
                          color=MUTED, ident_="data-preview-cards"))
     label = {"backup": f"Restore {p.new_games} game{'s' if p.new_games != 1 else ''}",
              "game": "Import this game", "catalogue": "Merge these cards"}[p.kind]
-    nothing = p.kind == "game" and not p.new_games
+    nothing = p.kind == "game" and not p.new_games or app.read_only
+    if app.read_only:
+        rows.append(text(READ_ONLY, 15, color=MUTED, ident_="data-read-only"))
     rows.append(ft.Row([
         button(label, None if nothing else handler(on_confirm, app), expand=2,
                ident_="data-confirm"),
@@ -332,8 +348,9 @@ def _auto_card(app: AppState) -> ft.Control:
                                    f"restore", color=SURFACE_HI, icon=ft.Icons.HISTORY))
     if not listing:
         rows.append(text("None yet.", 15, color=MUTED, ident_="auto-none"))
-    rows.append(button("Back up now", handler(on_auto_now, app), primary=False,
-                       ident_="data-auto-now", icon=ft.Icons.BACKUP))
+    if not app.read_only:
+        rows.append(button("Back up now", handler(on_auto_now, app), primary=False,
+                           ident_="data-auto-now", icon=ft.Icons.BACKUP))
     return card(*rows)
 
 
@@ -373,7 +390,7 @@ def data_view(app: AppState) -> list[ft.Control]:
              text("A backup, one game or a card catalogue. You see what the file holds before "
                   "anything changes; a file that is damaged or was tampered with is refused "
                   "whole. Games already here are kept as they are.", 15, color=MUTED),
-             open_file),
+             text(READ_ONLY, 15, ident_="data-read-only") if app.read_only else open_file),
         _auto_card(app),
     ]
     if games:

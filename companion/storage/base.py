@@ -13,7 +13,9 @@ from .records import (
     GameDamaged,
     GameExists,
     GameNotFound,
+    ImportPlan,
     ImportRefused,
+    ReadOnlyStore,
     StoredGame,
     UnsupportedSchema,
 )
@@ -173,6 +175,15 @@ class GameStore(ABC):
     def _writable(self) -> None:  # noqa: B027 - optional hook
         """Raise ReadOnlyStore if this store may not write now."""
 
+    @property
+    def writable(self) -> bool:
+        """Whether this store may write now (not read-only, not closed, its folder held)."""
+        try:
+            self._writable()
+        except ReadOnlyStore:
+            return False
+        return True
+
     def flush(self) -> None:  # noqa: B027 - optional hook
         """Checkpoint whatever is held in memory.
 
@@ -219,6 +230,27 @@ class GameStore(ABC):
                 "games": games,
                 "catalogue": self.load_catalogue(),
             }
+
+    def check_game(self, doc: dict[str, Any], validate: Validator | None = None) -> ImportPlan:
+        """Everything `import_game` checks, writing nothing: what it would add.
+
+        Raises: ImportRefused saying what is wrong and where.
+        """
+        game = check_game_doc(doc, "", validate)
+        with self._lock:
+            new = self._plan([("", game)])
+        return ImportPlan([game], [g.game_id for g in new])
+
+    def check_backup(self, doc: dict[str, Any], validate: Validator | None = None,
+                     validate_catalogue: CatalogueValidator | None = None) -> ImportPlan:
+        """Everything `import_backup` checks, writing nothing: what it would add and replace.
+
+        Raises: ImportRefused saying what is wrong and where.
+        """
+        games, catalogue = check_backup_doc(doc, validate, validate_catalogue)
+        with self._lock:
+            new = self._plan([(f"games[{i}]", game) for i, game in enumerate(games)])
+        return ImportPlan(games, [g.game_id for g in new], catalogue)
 
     def import_game(self, doc: dict[str, Any], validate: Validator | None = None) -> str:
         """Validate a whole exported game, then store it; return its game_id.

@@ -13,7 +13,7 @@ from typing import Any
 
 from .records import ImportRefused, StoredGame
 
-CURRENT_SCHEMA_VERSION = 2
+CURRENT_SCHEMA_VERSION = 3
 """Schema of the documents this release writes; it equals models.common.SCHEMA_VERSION."""
 GAME_FORMAT = "vendetta-companion/game"
 BACKUP_FORMAT = "vendetta-companion/backup"
@@ -166,6 +166,15 @@ def _v1_to_v2(doc: dict[str, Any]) -> dict[str, Any]:
         for event in (entry.get("events") or []) if isinstance(entry, dict) else []:
             if isinstance(event, dict) and event.get("type") == "game_ended":
                 _v1_scoreboard(event.get("scoreboard"))
+    return doc
+
+
+@migration(2)
+def _v2_to_v3(doc: dict[str, Any]) -> dict[str, Any]:
+    """v2 → v3 (issue 13): journals may hold clock entries (`{"kind": "clock", "running",
+    "at"}`). A v2 document is a valid v3 document as it is: nothing changes but the version, so
+    that an app that knows only v2 refuses a v3 file as too new instead of tripping over its
+    first clock entry."""
     return doc
 
 
