@@ -8,6 +8,7 @@ everywhere by making os.write answer ENOSPC in a child process.
 
 from __future__ import annotations
 
+import asyncio
 import errno
 import json
 import os
@@ -128,6 +129,36 @@ def test_full_disk_refuses_cli_writes_and_leaves_nothing_behind(tiny_disk: Path,
     assert sorted(p.name for p in folder.rglob("*")) == before  # no temp file, no restore/
     listed = cli("games", "list", "--data-dir", str(folder))
     assert listed.returncode == 0 and listed.stderr == ""
+
+
+def test_full_disk_in_the_data_page_changes_nothing(tiny_disk: Path, tmp_path: Path) -> None:
+    """Issue 13: a restore and an automatic backup from the app on a full disk are refused
+    in one line; the staged restore leaves nothing behind; the restore succeeds once there is
+    room, all of it."""
+    from companion.backups import AutoBackups, backup_file
+    from views.data_page import check_file, confirm, on_auto_now
+
+    folder = tiny_disk / "data"
+    svc = playing(folder, 5)
+    source = Service(TinyDBGameStore(tmp_path / "source"))
+    source.restore_backup({"format": "vendetta-companion/backup", "schema_version": 1,
+                           "games": [real_game(f"b{i}") for i in range(3)]})
+    app = build(svc)
+    app.go("data")
+    check_file(app, *backup_file(source))
+    filler = fill(tiny_disk)
+    before = sorted(str(p) for p in folder.rglob("*") if p.is_file())
+    confirm(app)
+    assert "the disk is full" in str(app.error) and "Nothing was changed" in str(app.error)
+    with pytest.raises(OSError):
+        AutoBackups.of(svc).write()
+    asyncio.run(on_auto_now(app))
+    assert "No backup written: the disk is full" in str(app.error)
+    assert sorted(str(p) for p in folder.rglob("*") if p.is_file()) == before  # no temp file
+    assert len(svc.store.list_games()) == 1
+    filler.unlink()
+    confirm(app)
+    assert app.error is None and len(svc.store.list_games()) == 4
 
 
 def test_read_only_disk(tiny_disk: Path, tmp_path: Path) -> None:

@@ -13,7 +13,7 @@ import pytest
 
 from companion.game import Game
 from companion.storage import TinyDBGameStore
-from tests.browser.harness import PHONE, UI, Server, fresh_dir
+from tests.browser.harness import PHONE, UI, Server, fresh_dir, served
 from tests.browser.test_browser_review import seed
 
 pytestmark = pytest.mark.flaky(reruns=2, reruns_delay=2)
@@ -52,9 +52,7 @@ def test_backup_wipe_restore_brings_every_game_back(browser, tmp_path: Path) -> 
     seed(data, GAMES)
     before = snapshot(data)
     assert len(before) == 3
-    server = Server(data).start()
-    ui = UI(browser, server)
-    try:
+    with served(browser, data) as ui:
         ui.tap("data")
         ui.wait("data-backup-save")
         ui.page.wait_for_timeout(500)
@@ -66,15 +64,10 @@ def test_backup_wipe_restore_brings_every_game_back(browser, tmp_path: Path) -> 
         assert saved.name.startswith("vendetta-backup-") and saved.suffix == ".json"
         doc = json.loads(saved.read_text())
         assert len(doc["games"]) == 3
-    finally:
-        ui.close()
-        server.stop()
     # wipe: a new, empty data folder
     shutil.rmtree(data)
     data.mkdir()
-    server = Server(data).start()
-    ui = UI(browser, server, path="/data")
-    try:
+    with served(browser, data, path="/data") as ui:
         ui.wait("data-open")
         pick(ui, saved)
         ui.wait("data-preview")
@@ -88,9 +81,6 @@ def test_backup_wipe_restore_brings_every_game_back(browser, tmp_path: Path) -> 
         ui.wait("data-message")
         assert "Restored 3 game(s)" in ui.read("data-message")
         ui.shot("62-data-restored-phone")
-    finally:
-        ui.close()
-        server.stop()
     assert snapshot(data) == before
 
 
@@ -108,9 +98,7 @@ def test_hostile_file_is_refused_in_the_preview_and_nothing_changes(browser,
     backup["games"][0]["header"]["game_id"] = "hostile-copy"
     hostile = tmp_path / "hostile-backup.json"
     hostile.write_text(json.dumps(backup))
-    server = Server(data).start()
-    ui = UI(browser, server, path="/data")
-    try:
+    with served(browser, data, path="/data") as ui:
         ui.wait("data-open")
         before = disk(data)
         pick(ui, hostile)
@@ -121,17 +109,12 @@ def test_hostile_file_is_refused_in_the_preview_and_nothing_changes(browser,
         assert not ui.has("data-confirm")
         ui.shot("63-data-hostile-refused-phone")
         assert disk(data) == before
-    finally:
-        ui.close()
-        server.stop()
 
 
 def test_data_page_at_tablet_size(browser, tmp_path: Path) -> None:
     data = fresh_dir(tmp_path, "tablet")
     seed(data, GAMES)
-    server = Server(data).start()
-    ui = UI(browser, server, TABLET, path="/data")
-    try:
+    with served(browser, data, TABLET, path="/data") as ui:
         ui.wait("data-backup-save")
         ui.tap("data-auto-now")
         ui.wait("data-message")
@@ -142,9 +125,6 @@ def test_data_page_at_tablet_size(browser, tmp_path: Path) -> None:
         ui.wait("data-preview")
         assert "already here" in ui.read("data-preview-summary")
         ui.shot("65-data-auto-preview-tablet")
-    finally:
-        ui.close()
-        server.stop()
 
 
 assert PHONE  # the default size of UI()
@@ -168,11 +148,9 @@ def test_share_text_matches_the_scoreboard(browser, tmp_path: Path) -> None:
     gid = store.list_games()[0]["game_id"]
     expected = result_text(Service(store).load_game(gid))
     store.close()
-    server = Server(data).start()
-    ui = UI(browser, server)
-    try:
+    with served(browser, data) as ui:
         ui.context.grant_permissions(["clipboard-read", "clipboard-write"],
-                                     origin=server.url.rstrip("/"))
+                                     origin=ui.url.rstrip("/"))
         ui.tap("game-0")  # the finished game at the table: its final score
         ui.wait("winner")
         ui.reveal("share-copy")
@@ -192,19 +170,11 @@ def test_share_text_matches_the_scoreboard(browser, tmp_path: Path) -> None:
         ui.on_screen("share-image")
         ui.page.wait_for_timeout(600)
         ui.shot("67-share-picture-phone")
-    finally:
-        ui.close()
-        server.stop()
-    server = Server(data).start()
-    ui = UI(browser, server, TABLET)
-    try:
+    with served(browser, data, TABLET) as ui:
         ui.tap("game-0")
         ui.wait("share-panel")
         ui.on_screen("share-panel")
         ui.shot("68-share-tablet")
-    finally:
-        ui.close()
-        server.stop()
 
 
 def test_clock_advances_and_survives_a_restart(browser, tmp_path: Path) -> None:
@@ -236,9 +206,7 @@ def test_clock_advances_and_survives_a_restart(browser, tmp_path: Path) -> None:
     assert [m["running"] for m in marks] == [True, False]
     saved = (datetime.fromisoformat(marks[1]["at"]) - datetime.fromisoformat(marks[0]["at"]))
     time.sleep(4)  # the app is closed: this time is not played time
-    server = Server(data).start()
-    ui = UI(browser, server)
-    try:
+    with served(browser, data) as ui:
         ui.tap("game-0")
         ui.wait("clock")
         again = clock_seconds(ui)
@@ -247,6 +215,8 @@ def test_clock_advances_and_survives_a_restart(browser, tmp_path: Path) -> None:
         ui.tap("nav-table")
         ui.page.wait_for_timeout(500)
         assert clock_seconds(ui) >= again + 2  # and it runs again
-    finally:
-        ui.close()
-        server.stop()
+    with served(browser, data, TABLET) as ui:
+        ui.tap("game-0")
+        ui.wait("clock")
+        ui.on_screen("clock")
+        ui.shot("69-clock-tablet")
