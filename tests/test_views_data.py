@@ -15,7 +15,7 @@ from companion.game import Game
 from companion.service import Service
 from companion.share import bgstats_link, bgstats_play, result_text
 from companion.storage import MemoryGameStore, TinyDBGameStore
-from tests.ui import click, has, value
+from tests.ui import click, find, has, value
 from views.app import build
 from views.data_page import check_file, confirm, on_cancel
 from views.state import AppState
@@ -82,6 +82,10 @@ def test_backup_preview_then_restore_brings_every_game_back(tmp_path: Path,
     # the same file again: everything already here, nothing to restore
     check_file(app, name, data)
     assert "0 new here, 3 already here" in value(app.root, "data-preview-summary")
+    assert not find(app.root, "data-confirm").disabled  # its catalogue would be restored
+    games_only = {k: v for k, v in json.loads(data).items() if k != "catalogue"}
+    check_file(app, name, json.dumps(games_only).encode())
+    assert find(app.root, "data-confirm").disabled  # nothing to restore: nothing to press
 
 
 def test_a_tampered_backup_is_refused_in_the_preview(tmp_path: Path, source: Service) -> None:

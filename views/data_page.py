@@ -276,6 +276,16 @@ def _line(g: Any) -> str:
     return f"{players} · {_day(g.created)} · {state}"
 
 
+def _confirm_label(p: Preview) -> str | None:
+    """What confirming the preview does (None: nothing, every game is already here)."""
+    if p.kind == "catalogue":
+        return "Merge these cards"
+    if p.new_games:
+        return ("Import this game" if p.kind == "game"
+                else f"Restore {p.new_games} game{'s' if p.new_games != 1 else ''}")
+    return "Restore the card catalogue" if p.catalogue is not None else None
+
+
 def preview_card(app: AppState, p: Preview) -> ft.Control:
     """What the chosen file holds, and the button that applies it."""
     rows: list[ft.Control] = [heading(f"{p.name}", 18)]
@@ -301,13 +311,13 @@ def preview_card(app: AppState, p: Preview) -> ft.Control:
     elif p.kind == "backup":
         rows.append(text("No card values in this file: yours stay as they are.", 15,
                          color=MUTED, ident_="data-preview-cards"))
-    label = {"backup": f"Restore {p.new_games} game{'s' if p.new_games != 1 else ''}",
-             "game": "Import this game", "catalogue": "Merge these cards"}[p.kind]
-    nothing = p.kind == "game" and not p.new_games or app.read_only
+    label = _confirm_label(p)
+    nothing = label is None or app.read_only
     if app.read_only:
         rows.append(text(READ_ONLY, 15, color=MUTED, ident_="data-read-only"))
     rows.append(ft.Row([
-        button(label, None if nothing else handler(on_confirm, app), expand=2,
+        button(label or "Nothing new to add", None if nothing else handler(on_confirm, app),
+               expand=2,
                ident_="data-confirm"),
         button("Cancel", lambda e: on_cancel(app), primary=False, expand=1,
                ident_="data-cancel"),

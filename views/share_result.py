@@ -88,8 +88,9 @@ def share_panel(app: AppState, game: Game) -> list[ft.Control]:
     ]
     png = d.get("png")
     if png is None:
-        rows.append(button("Make a picture", lambda e: on_picture_click(app, game),
-                           primary=False, ident_="share-picture", icon=ft.Icons.IMAGE))
+        rows.append(ft.Row([button("Make a picture", lambda e: on_picture_click(app, game),
+                                   primary=False, expand=True, ident_="share-picture",
+                                   icon=ft.Icons.IMAGE)]))
     else:
         rows += [ident("share-image", ft.Image(src=png, width=360, fit=ft.BoxFit.CONTAIN),
                        "Picture of the final score"),
