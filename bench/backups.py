@@ -19,7 +19,11 @@ from companion.backups import AutoBackups, apply, backup_file, preview  # noqa: 
 from companion.cli import Script  # noqa: E402
 from companion.game import Game  # noqa: E402
 from companion.service import Service, summary  # noqa: E402
-from companion.storage import BACKUP_FORMAT, TinyDBGameStore  # noqa: E402
+from companion.storage import (  # noqa: E402
+    BACKUP_FORMAT,
+    CURRENT_SCHEMA_VERSION,
+    TinyDBGameStore,
+)
 
 EXAMPLES = ("three_players.json", "four_players.json", "five_players.json", "tag_team.json")
 
@@ -37,7 +41,7 @@ def games(n: int) -> list[dict]:
     for i in range(n):
         header, entries, summ = out[i % len(out)]
         header = {**header, "game_id": f"bench{i:06d}"}
-        docs.append({"format": "vendetta-companion/game", "schema_version": 1,
+        docs.append({"format": "vendetta-companion/game", "schema_version": CURRENT_SCHEMA_VERSION,
                      "header": header, "entries": entries,
                      "summary": {**summ, "game_id": header["game_id"]}})
     return docs
@@ -53,14 +57,14 @@ def main(n: int = 1000) -> None:
     work = Path(tempfile.mkdtemp(prefix="bench-backups-"))
     try:
         src = TinyDBGameStore(work / "src")
-        doc = {"format": BACKUP_FORMAT, "schema_version": 1, "games": games(n)}
+        doc = {"format": BACKUP_FORMAT, "schema_version": CURRENT_SCHEMA_VERSION,
+               "games": games(n)}
         src.import_backup(doc)  # no replay: setting up the data only
         service = Service(src)
         _, floor = timed(lambda: [src.load(g["game_id"]) for g in src.list_games()])
         (name, data), t_backup = timed(lambda: backup_file(service))
-        seen, t_preview = timed(lambda: preview(Service(TinyDBGameStore(work / "dst")),
-                                                data, name))
         dst = Service(TinyDBGameStore(work / "dst"))
+        seen, t_preview = timed(lambda: preview(dst, data, name))
         said, t_restore = timed(lambda: apply(dst, preview(dst, data, name)))
         auto = AutoBackups.of(service)
         _, t_auto = timed(auto.write)
