@@ -553,22 +553,6 @@ def cmd_games(action: str, args: list[str], data_dir: str | None) -> int:
     return 0
 
 
-def run_app(web: bool, port: int, data_dir: str | None) -> int:
-    """Start the Flet app, if the UI is installed."""
-    try:
-        from views.app import run
-    except ImportError as err:
-        if err.name not in ("views.app", "views"):
-            raise
-        print("the app UI is not installed yet", file=sys.stderr)
-        return 1
-    try:
-        run(web=web, port=port, data_dir=data_dir)
-    except OSError as err:  # e.g. the port is taken; the data folder is shown in the app
-        return _fail(4, "app", describe_os_error(err))
-    return 0
-
-
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="vendetta-companion",
@@ -576,6 +560,7 @@ def _parser() -> argparse.ArgumentParser:
                     "starts the app.")
     parser.add_argument("--web", action="store_true", help="serve the app to browsers")
     parser.add_argument("--port", type=int, default=8550, help="port for --web (8550)")
+    parser.add_argument("--host", help="address to listen on (--web: every interface)")
     parser.add_argument("--data-dir", help="folder for saved games")
     sub = parser.add_subparsers(dest="command")
     for name, arg, text in (("play", "script", "run a game script (docs/formats.md)"),
@@ -622,15 +607,21 @@ def _fail(code: int, where: str, message: str) -> int:
     return code
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Entry point of the `vendetta-companion` console script; returns the exit code.
+def options(argv: list[str] | None = None) -> argparse.Namespace:
+    """The command line, parsed (exits 2 with usage on a wrong one)."""
+    return _parser().parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int | None:
+    """Run a subcommand; returns its exit code, or None when no subcommand was given (the
+    caller, `vendetta_companion.main`, then starts the app).
 
     Every failure becomes one line on stderr and a documented exit code (`EXIT_CODES`).
     """
     from companion.catalogue import CatalogueError
     from companion.storage import FolderBusy, StorageError
 
-    args = _parser().parse_args(argv)
+    args = options(argv)
     what = " ".join(x for x in (args.command, getattr(args, "action", None)) if x)
     try:
         if args.command == "play":
@@ -667,7 +658,7 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as err:  # noqa: BLE001 - never a traceback: a bug, reported in one line
         return _fail(70, what, f"internal error, please report it: "
                                f"{type(err).__name__}: {err}")
-    return run_app(args.web, args.port, args.data_dir)
+    return None
 
 
 def _silence_stdout() -> None:

@@ -77,6 +77,8 @@ TABLE_ID_LENGTH = 6
 EPOCH = 1_000_000
 """Versions per epoch: version = epoch * EPOCH + changes since the table was loaded."""
 DEVICE_TOKEN = re.compile(r"^[A-Za-z0-9_-]{16,128}$")
+HOST_KEY_FILE = "host-key"
+"""File in `tables/` holding the host key."""
 
 Listener = Callable[[int], None]
 
@@ -249,6 +251,12 @@ class Table:
     def game(self) -> Game:
         """The game (read only: play through the table's actions)."""
         return self._service.game
+
+    @property
+    def service(self) -> Service:
+        """The service storing this table's game (read its unsaved actions, retry saving;
+        play through the table's actions)."""
+        return self._service
 
     def role_of(self, device: str) -> Role | None:
         """The role this device holds here, if any.
@@ -684,9 +692,11 @@ def _stale(version: int, current: int, changes: list[tuple[int, str]]) -> StaleV
 class TableHub:
     """Every open table of one server process; the one owner of its data folder's games.
 
-    `host_key` (random unless given, printed by the server at start) grants host access: the
-    view layer checks it (`is_host`) before showing the home screen, the new-game wizard and
-    the history, and `Table.claim_referee` accepts it as a referee code.
+    `host_key` (printed by the server at start) grants host access: the view layer checks it
+    (`is_host`) before showing the home screen, the new-game wizard and the history, and
+    `Table.claim_referee` accepts it as a referee code. Unless given, it is read from
+    `tables/host-key` (created at the first start, readable by the owner only), so a host
+    browser stays host after a restart; random and unsaved without a data folder.
     """
 
     def __init__(self, store: Store, data_dir: str | Path | None = None, *,
@@ -697,7 +707,6 @@ class TableHub:
         folder = data_dir if data_dir is not None else getattr(store, "data_dir", None)
         self.tables_dir = Path(folder) / "tables" if folder is not None else None
         """Where table records are stored (None: in memory only, e.g. a memory store)."""
-        self.host_key = host_key or secrets.token_urlsafe(18)
         self.limiter = RateLimiter(clock)
         self._lock = threading.RLock()
         self._open: dict[str, Table] = {}
@@ -707,6 +716,28 @@ class TableHub:
             self.tables_dir.mkdir(parents=True, exist_ok=True)
             remove_temp_files(self.tables_dir)
             self._scan()
+        self.host_key = host_key or self._stored_host_key()
+
+    def _stored_host_key(self) -> str:
+        """The host key kept in the data folder (made at the first start); random without one."""
+        key = secrets.token_urlsafe(18)
+        if self.tables_dir is None:
+            return key
+        path = self.tables_dir / HOST_KEY_FILE
+        try:
+            stored = path.read_text(encoding="ascii").strip()
+            if DEVICE_TOKEN.match(stored):
+                return stored
+        except (OSError, UnicodeDecodeError):
+            pass
+        if getattr(self.store, "read_only", False):
+            return key
+        try:
+            atomic_write_bytes(path, key.encode("ascii"))
+            path.chmod(0o600)
+        except OSError:
+            log.exception("host key not stored in %s: it changes at the next start", path)
+        return key
 
     def _scan(self) -> None:
         for path in sorted(self.tables_dir.glob("*.json")):
@@ -776,6 +807,11 @@ class TableHub:
                 raise TableNotFound(f"there is no table {table_id!r}")
             return self._load(table_id)
 
+    def open_tables(self) -> list[Table]:
+        """The tables open in this process."""
+        with self._lock:
+            return list(self._open.values())
+
     def table_ids(self) -> dict[str, str]:
         """Every known table (open or stored): table id → game id."""
         with self._lock:
@@ -790,10 +826,18 @@ class TableHub:
         """
         with self._lock:
             table = self.get(table_id)
+            table.service.clock_stop()  # the game's clock runs while a table has it open
             del self._open[table_id]
             if self.tables_dir is not None:
                 (self.tables_dir / f"{table.game_id}.json").unlink(missing_ok=True)
         table._close()
+
+    def stop_clocks(self) -> None:
+        """Stop the game clock of every open table (the server or window is closing; the
+        tables stay stored and their clocks start again when they are opened)."""
+        with self._lock:
+            for table in self._open.values():
+                table.service.clock_stop()
 
     def _find(self, game_id: str) -> str | None:
         for table_id, game in self.table_ids().items():
@@ -815,6 +859,7 @@ class TableHub:
         self.save_record(record)
         table = Table(self, record, game)
         self._open[record.table_id] = table
+        table.service.clock_start()  # runs while the table is open, devices or not
         return table
 
     def _load(self, table_id: str) -> Table:
@@ -834,6 +879,7 @@ class TableHub:
         del self._stored[table_id]
         table = Table(self, record, game)
         self._open[table_id] = table
+        table.service.clock_start()
         return table
 
 

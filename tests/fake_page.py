@@ -20,6 +20,7 @@ class FakePage:
         self.on_close: Any = None
         self.tasks: list[Any] = []
         self.web = True
+        self.data: Any = None
 
     def navigate(self, route: str) -> None:
         """Like Flet: the browser shows the address, then echoes a route change."""

@@ -321,20 +321,33 @@ def test_malformed_score_file_exits_2(capsys, tmp_path, change):
 # --- app, schemas -------------------------------------------------------------------------------
 
 def test_no_subcommand_starts_the_app(capsys, monkeypatch, tmp_path):
+    """The entry point above both layers starts the UI; companion.cli never imports views."""
+    import vendetta_companion
+
     calls = []
     fake = types.ModuleType("views.app")
     fake.run = lambda **kw: calls.append(kw)
     monkeypatch.setitem(sys.modules, "views.app", fake)
-    assert main(["--web", "--port", "9000", "--data-dir", str(tmp_path)]) == 0
-    assert calls == [{"web": True, "port": 9000, "data_dir": str(tmp_path)}]
-    assert main([]) == 0
-    assert calls[-1] == {"web": False, "port": 8550, "data_dir": None}
+    assert main(["--web"]) is None  # companion.cli reports "no subcommand" to its caller
+    assert vendetta_companion.main(["--web", "--port", "9000", "--data-dir",
+                                    str(tmp_path)]) == 0
+    assert calls == [{"web": True, "port": 9000, "data_dir": str(tmp_path), "host": None}]
+    assert vendetta_companion.main(["--host", "127.0.0.1"]) == 0
+    assert calls[-1] == {"web": False, "port": 8550, "data_dir": None, "host": "127.0.0.1"}
+    assert vendetta_companion.main(["score", "/no/such/file.json"]) == 2
+
+
+def test_engine_layer_never_imports_the_ui():
+    source = (ROOT / "companion" / "cli.py").read_text(encoding="utf-8")
+    assert "views" not in source.replace("previews", "")
 
 
 def test_app_not_installed(capsys, monkeypatch):
+    import vendetta_companion
+
     monkeypatch.setitem(sys.modules, "views.app", None)
-    code, _, err = run(capsys)
-    assert code == 1 and "the app UI is not installed yet" in err
+    assert vendetta_companion.main([]) == 1
+    assert "the app UI is not installed" in capsys.readouterr().err
 
 
 def test_committed_schemas_are_fresh():

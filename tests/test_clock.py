@@ -195,3 +195,25 @@ def test_clock_words() -> None:
     assert clock_text(3729) == "1:02:09"
     assert length_text(20) == "< 1 min" and length_text(2700) == "45 min"
     assert length_text(3900) == "1 h 05 min"
+
+
+def test_a_table_runs_its_games_clock_while_open(tmp_path: Path) -> None:
+    """The clock starts when a table opens a game, stops when the table closes or the app
+    stops its clocks, and starts again when the stored table is opened after a restart."""
+    from tests.table_helpers import make_hub, position
+
+    hub = make_hub(tmp_path)
+    table = hub.new_table(position(3, phase="planning"))
+    assert table.game.clock_running()
+    hub.stop_clocks()
+    assert not table.game.clock_running()
+    game_id = table.game_id
+    hub.store.close()
+    again = make_hub(tmp_path)  # a restart: the stored table is opened by its first device
+    table = again.open_table(game_id)
+    assert table.game.clock_running()
+    entries = again.store.load(game_id).entries
+    marks = [e["running"] for e in entries if e.get("kind") == "clock"]
+    assert marks == [True, False, True]
+    again.close(table.table_id)
+    assert not again.service.load_game(game_id).clock_running()

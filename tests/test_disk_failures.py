@@ -84,6 +84,7 @@ def test_full_disk_in_the_app_keeps_the_game_and_saves_it_later(tiny_disk: Path)
     svc = playing(folder, 10)
     app = build(svc)
     app.go("game")
+    svc = app.service  # the table's service: it keeps the unsaved actions
     filler = fill(tiny_disk)
     n = 10
     while not svc.unsaved:  # the journal fills its last page, then the disk says no

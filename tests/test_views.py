@@ -288,7 +288,7 @@ def test_due_effect_offers_the_tag_team_teammate_choice() -> None:
     click(app.root, "withdraw-ok")
     assert has(app.root, "due-0-apply-all")
     click(app.root, "due-0-apply-all")
-    assert [p.blood for p in svc.game.state.players] == [8, 5, 5, 6]
+    assert [p.blood for p in app.game.state.players] == [8, 5, 5, 6]
 
 
 def test_peek_button_spends_one_blood_and_records_no_identity() -> None:
@@ -311,8 +311,9 @@ def test_peek_button_spends_one_blood_and_records_no_identity() -> None:
                       {"id": "2", "ally": {**ally, "name": "Ally 2"}},
                       {"id": "haven", "ally": {**ally, "name": "Ally 3"}}]})
     svc = Service(MemoryGameStore())
-    game = svc.new_game(pos)
+    svc.new_game(pos)
     app = build(svc)
+    game = app.game
     app.go("table")
     app.render()
     uid = game.state.locations[0].positions[1].cards[0].uid

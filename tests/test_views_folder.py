@@ -77,7 +77,7 @@ def _free_port() -> int:
 def test_the_server_gives_the_folder_up_when_stopped(tmp_path: Path) -> None:
     port = _free_port()
     env = {**ENV, "FLET_FORCE_WEB_SERVER": "1", "FLET_WEB_NO_CDN": "1"}
-    proc = subprocess.Popen([sys.executable, "-m", "companion.cli", "--web", "--port",
+    proc = subprocess.Popen([sys.executable, "-m", "vendetta_companion", "--web", "--port",
                              str(port), "--data-dir", str(tmp_path)], cwd=ROOT, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:

@@ -286,15 +286,15 @@ def test_help_button_on_each_phase_screen() -> None:
             click(app.root, "rules-back")
         if legal.phase == "resolution" and legal.step == "aftermath":
             break
-        service.play(_next_command(service))
+        app.play(_next_command(app))
         app.render()
     assert {"planning", "withdraw", "preparation", "conflict", "aftermath"} <= seen
 
 
-def _next_command(service: Service):
+def _next_command(app: AppState):
     """The next action of the three-player example."""
     script = Script.model_validate(json.loads((EXAMPLES / "three_players.json").read_text()))
-    return script.actions[len(service.game.actions)]
+    return script.actions[len(app.game.actions)]
 
 
 # --- card catalogue ----------------------------------------------------------------------------

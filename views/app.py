@@ -1,9 +1,7 @@
-"""App factory and entry point: `create_app(service)` builds the Flet main; `run()` starts it."""
+"""App factory: `create_app(source)` builds the Flet main of a server hosting tables; every
+Flet session is one device with its own `AppState` (issue 11). `run()` starts it
+(`views.server`)."""
 
-import atexit
-import logging
-import os
-import socket
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -11,27 +9,48 @@ from pathlib import Path
 
 import flet as ft
 
+from companion.access import role_label
 from companion.backups import AutoBackups
 from companion.service import Service
 from companion.storage import FolderBusy, StorageError, TinyDBGameStore, describe_os_error
+from companion.tables import TableHub
+from models.table import Board, Referee, Seat
+from views.board_page import board_view
 from views.catalogue_page import catalogue_view
-from views.clock_line import attach_clock
 from views.data_page import data_view
 from views.game_screen import game_view
 from views.home import home_view
+from views.host_page import host_view
+from views.join_page import join_view
+from views.live import LiveSync
 from views.problem import problem_view
 from views.quick_score import quick_score_view
 from views.review_page import review_view
 from views.rules_page import rules_view
+from views.seat_page import seat_view
 from views.state import AppState
 from views.stats_page import stats_view
-from views.theme import BG, theme
+from views.theme import BG, GOLD, MUTED, OK, SURFACE, ident, theme
 from views.wizard import wizard_view
+
+
+def table_view(app: AppState) -> list[ft.Control]:
+    """The open table's screen for this device's role (the join screen without one)."""
+    role = app.role
+    if isinstance(role, Referee):
+        return game_view(app)
+    if isinstance(role, Seat) and app.view is not None:
+        return seat_view(app)
+    if isinstance(role, Board) and app.view is not None:
+        return board_view(app)
+    return join_view(app)
+
 
 SCREENS: dict[str, Callable[[AppState], list[ft.Control]]] = {
     "home": home_view, "new": wizard_view, "quick": quick_score_view, "rules": rules_view,
-    "catalogue": catalogue_view, "game": game_view, "table": game_view, "log": game_view,
-    "review": review_view, "stats": stats_view, "data": data_view,
+    "catalogue": catalogue_view, "game": table_view, "table": table_view, "log": table_view,
+    "review": review_view, "stats": stats_view, "join": join_view, "data": data_view,
+    "host": host_view,
 }
 """Screen name (views.routes) → the function that draws it."""
 
@@ -66,6 +85,8 @@ class DataFolder:
         self.backup: threading.Thread | None = None
         """That backup, being written in the background (it holds the service's lock)."""
         self.service: Service | None = None
+        self.hub: TableHub | None = None
+        """Every table of this process (once the folder is open for writing)."""
         self.problem: FolderProblem | None = None
         self._review: Service | None = None
         self._lock = threading.Lock()
@@ -82,7 +103,8 @@ class DataFolder:
                 self.problem = FolderProblem(self.path, text, isinstance(err, FolderBusy),
                                              self._readable())
                 return self.problem
-            self.service, self.problem = Service(store), None
+            self.hub = TableHub(store)
+            self.service, self.problem = self.hub.service, None
             if self.auto_backup:  # only the holder writes: never read-only, never beside another
                 self.backup = AutoBackups.of(self.service).write_in_background()
             return None
@@ -107,12 +129,18 @@ class DataFolder:
         with self._lock:
             return self._open_review()
 
+    def _services(self) -> list[Service]:
+        """The folder's service and every open table's."""
+        tables = self.hub.open_tables() if self.hub is not None else []
+        return [s for s in (self.service, *(t.service for t in tables)) if s is not None]
+
     def flush(self) -> None:
         """Save what can be saved now (a session ended): unsaved actions, the index."""
         svc = self.service
         if svc is None:
             return
-        svc.save_now()
+        for each in self._services():
+            each.save_now()
         try:
             svc.store.flush()
         except self.errors:
@@ -121,13 +149,36 @@ class DataFolder:
     def close(self) -> None:
         """Flush, close and give the folder up (window closed, server stopped); idempotent."""
         with self._lock:
+            if self.hub is not None:
+                self.hub.stop_clocks()  # the app closes: every open game's clock stops
+            for each in self._services():
+                each.save_now()
             for svc in (self.service, self._review):
-                if svc is None:
-                    continue
-                with svc.lock:  # an automatic backup being written finishes first
-                    svc.clock_stop()  # the app closes: the game's clock stops
-                    svc.save_now()
-                    svc.store.close()
+                if svc is not None:
+                    with svc.lock:  # an automatic backup being written finishes first
+                        svc.store.close()
+
+
+def connection_strip(app: AppState) -> ft.Control:
+    """Online/offline and where this device is (on every screen at a table)."""
+    role = app.role
+    where = f"Table {app.table.table_id}" if app.table is not None else ""
+    if role is not None and app.table is not None:
+        where += f" · {role_label(role, app.table.game.state)}"
+    dot = OK if app.online else "#ff6b6b"
+    label = "Live" if app.online else "Reconnecting…"
+    row: list[ft.Control] = [
+        ft.Semantics(identifier="connection", label=f"{label} {where}",
+                     content=ft.Icon(ft.Icons.CIRCLE, color=dot, size=12)),
+        ft.Text(label, size=13, color=dot),
+        ft.Text(where, size=13, color=MUTED, expand=True, max_lines=1,
+                overflow=ft.TextOverflow.ELLIPSIS)]
+    if isinstance(role, Referee) and app.screen != "host":
+        row.append(ident("to-host", ft.TextButton(
+            "Join codes", on_click=lambda e: app.go("host"), height=32,
+            style=ft.ButtonStyle(color=GOLD)), "Join codes"))
+    return ft.Container(content=ft.Row(row, spacing=6), bgcolor=SURFACE, key="connection",
+                        padding=ft.Padding.symmetric(horizontal=12, vertical=2))
 
 
 def render(app: AppState) -> None:
@@ -138,43 +189,68 @@ def render(app: AppState) -> None:
         # Same key in the same slot: Flet reconciles the rebuilt control with the one on
         # screen and sends only what changed, instead of replacing the whole screen.
         control.key = control.key or f"slot-{i}"
+    if app.table is not None:
+        controls = [connection_strip(app), *controls]
     app.root.controls = controls
 
 
-def build(service: Service | None, problem: FolderProblem | None = None,
-          folder: DataFolder | None = None) -> AppState:
+def build(source: TableHub | Service | None, problem: FolderProblem | None = None,
+          folder: DataFolder | None = None, *, host: bool = True) -> AppState:
     """An app state with its view tree built (used by tests and by `create_app`); with a
-    problem, the start screen says what is wrong with the data folder."""
-    app = AppState(service, render, problem=problem, folder=folder)
+    problem, the start screen says what is wrong with the data folder.
+
+    A `Service` is the one-device shape of earlier versions: a hub on its store, this device
+    the host, and the service's open game (if any) opened at a table it referees.
+    """
+    if folder is not None and folder.hub is not None and source is folder.service:
+        source = folder.hub  # the process's one hub on the folder's one writable service
+    app = AppState(source, render, problem, folder, host=host)
+    if isinstance(source, Service) and source.game is not None and app.hub is not None:
+        table = app.hub.open_table(source.game.header.game_id)
+        table.claim_referee(app.device, app.hub.host_key)
+        app.set_table(table)
     app.render()
     return app
 
 
-def create_app(source: Service | DataFolder) -> Callable[[ft.Page], None]:
-    """The Flet `main` for a service or the process's data folder; every session shares the
-    one service (one table). A session that ends saves what it can; the game clock runs while
-    a session is connected."""
-    sessions: set[int] = set()
-    """Connected sessions: the game clock stops when the last one leaves."""
+def create_app(source: TableHub | Service | DataFolder, *, base_urls: list[str] | None = None
+               ) -> Callable[[ft.Page], None]:
+    """The Flet `main` of a server hosting tables on `source`'s store (the process's data
+    folder: a session that ends saves what it can).
+
+    Each session is a device: the host (the desktop window, or a browser that proved the host
+    key with `/?key=...`; with a `Service`, every session, as in earlier versions) or a
+    device that joins a table by its address and a code.
+    """
+    fixed = TableHub(source.store) if isinstance(source, Service) else \
+        source if isinstance(source, TableHub) else None
+    everyone_hosts = isinstance(source, Service)
 
     def main(page: ft.Page) -> None:
         page.title = "Vendetta Companion"
         page.theme_mode = ft.ThemeMode.DARK
         page.theme = page.dark_theme = theme()
         page.bgcolor = BG
+        desktop = getattr(page, "web", True) is False
+        problem, folder, hub = None, None, fixed
         if isinstance(source, DataFolder):
             problem = source.try_open()  # a no-op once this process holds the folder
-            app = build(source.service, problem, source)
-            leave: Callable[[], None] | None = source.flush
-        else:
-            app, leave = build(source), None
+            folder, hub = source, source.hub
+        app = AppState(hub, render, problem, folder, host=desktop or everyone_hosts,
+                       client=getattr(page, "client_ip", None) or None)
+        app.base_urls = list(base_urls or [])
+        page.data = app  # tests and the benchmark reach a session's state here
+        if isinstance(source, Service) and source.game is not None:
+            app.open_game(source.game.header.game_id)
         shell = Shell(page, app)
+        live = LiveSync(page, app, shell.sync, on_end=folder.flush if folder else None)
         start = page.route or "/"
-        if start in ("", "/") and app.problem is None and app.service.game is not None:
+        address = start.split("?", 1)[0]
+        if address in ("", "/") and app.table is not None:
             start = "/game"
-        app.open_address(start)
-        shell.sync()
-        attach_clock(page, app, sessions, on_leave=leave)
+        live.start(start, desktop=desktop or everyone_hosts)
+        if live.browser:
+            shell.sync()  # a blank page until the device's local storage is read
 
     return main
 
@@ -225,32 +301,9 @@ class Shell:
         self.app.back()
 
 
-ASSETS = Path(__file__).resolve().parents[1] / "assets"
-"""Icons, splash and the web manifest (tools/make_icons.py); absent from a bare install."""
+def run(web: bool = False, port: int | None = None, data_dir: str | None = None,
+        host: str | None = None) -> None:
+    """Start the app: a desktop window, or a web server for the devices at the table."""
+    from views.server import start
 
-
-def run(web: bool = False, port: int | None = None, data_dir: str | None = None) -> None:
-    """Start the app: a desktop window, or a web server for browsers on the network.
-
-    The data folder is taken at start, for the whole process, and flushed, closed and given up
-    when the window closes or the server stops (Ctrl-C, SIGTERM) or the process exits.
-    """
-    from companion.paths import resolve_data_dir
-
-    logging.getLogger("flet").setLevel(logging.WARNING)
-    served = web or bool(os.environ.get("FLET_FORCE_WEB_SERVER"))
-    port = port or int(os.environ.get("FLET_SERVER_PORT") or 8550)
-    folder = DataFolder(resolve_data_dir(data_dir, create=False),
-                        role="web server" if served else "desktop app",
-                        address=f"http://{socket.gethostname()}:{port}" if served else None,
-                        auto_backup=True)
-    folder.try_open()
-    atexit.register(folder.close)
-    try:
-        if web:
-            ft.run(create_app(folder), view=ft.AppView.WEB_BROWSER, host="0.0.0.0", port=port,
-                   no_cdn=True, assets_dir=str(ASSETS) if ASSETS.is_dir() else None)
-        else:
-            ft.run(create_app(folder), assets_dir=str(ASSETS) if ASSETS.is_dir() else None)
-    finally:
-        folder.close()
+    start(web=web, port=port, data_dir=data_dir, host=host)

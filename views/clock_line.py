@@ -1,7 +1,5 @@
-"""The game clock line (time played in all and this round) and the session hooks that start
-and stop the clock."""
-
-from collections.abc import Callable
+"""The game clock line: time played in all and this round (the clock runs while a table has
+the game open: `companion.tables.TableHub`)."""
 
 import flet as ft
 
@@ -36,30 +34,3 @@ def clock_line(app: AppState) -> ft.Control:
         words = rounds_words(time) if time else "No game clock ran for this game."
         return ident("clock", ft.Text(words, size=15, color=MUTED))
     return ident("clock", ft.Text(clock_words(time, game.state.round), size=15, color=MUTED))
-
-
-def attach_clock(page: ft.Page, app: AppState, sessions: set[int],
-                 on_leave: Callable[[], None] | None = None) -> None:
-    """Run the clock while this session is connected: start it now, stop it when the last
-    session of the service disconnects (then `on_leave`, e.g. save what can be saved). The
-    shown time is brought up to date whenever the screen is drawn (redrawing it every second
-    closed open dropdown menus). A read-only or unopened data folder runs no clock."""
-    me = id(page)
-
-    def start() -> None:
-        sessions.add(me)
-        if app.service is not None:
-            app.service.clock_start()
-
-    def on_disconnect(e: object) -> None:
-        sessions.discard(me)
-        if not sessions and app.service is not None:
-            app.service.clock_stop()
-        if on_leave is not None:
-            on_leave()
-
-    def on_connect(e: object) -> None:
-        start()
-
-    start()
-    page.on_disconnect, page.on_connect, page.on_close = on_disconnect, on_connect, on_disconnect

@@ -47,7 +47,7 @@ def title_bar(app: AppState, title: str, subtitle: str | None = None) -> ft.Cont
         on_click=lambda e: on_home_click(app), width=52, height=52), "Home")
     away = app.screen != "home" and app.problem is None
     row = ft.Row([*([back] if away and app.can_go_back() else []),
-                  ft.Column(col, spacing=2, expand=True), *([home] if away else [])],
+                  ft.Column(col, spacing=2, expand=True), *([home] if away and app.host else [])],
                  vertical_alignment=ft.CrossAxisAlignment.CENTER)
     return ft.Container(content=row, bgcolor=BLOOD_DARK,
                         padding=ft.Padding.symmetric(horizontal=14, vertical=8))

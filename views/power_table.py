@@ -10,11 +10,15 @@ from views.theme import GOLD, MUTED, SURFACE_HI, card, heading, text
 PLACES = ("1st", "2nd", "3rd")
 
 
-def power_table(state: GameState, loc: LocationState) -> list[ft.Control]:
-    """Each present player's total with its breakdown; the ranking once the Conflict is over."""
+def power_table(state: GameState, loc: LocationState, scale: float = 1.0) -> list[ft.Control]:
+    """Each present player's total with its breakdown; the ranking once the Conflict is over
+    (`scale` enlarges the type, e.g. 1.5 on the public board)."""
+    def z(size: int) -> int:
+        return round(size * scale)
+
     here = present_players(state, loc)
     result = loc.result
-    rows: list[ft.Control] = [heading(f"Power at {location_name(loc.id)}", 18)]
+    rows: list[ft.Control] = [heading(f"Power at {location_name(loc.id)}", z(18))]
     if result is not None:
         seats = list(result.ranking) + [p for p in result.totals if p not in result.ranking]
     else:
@@ -27,17 +31,17 @@ def power_table(state: GameState, loc: LocationState) -> list[ft.Control]:
             rank = result.ranking.index(seat)
             place = f"{PLACES[rank]} · " if rank < 3 else "no reward · "
         rows.append(ft.Container(content=ft.Row([
-            ft.Column([text(f"{place}{state.players[seat].name}", 18, bold=True),
-                       text(b.explain(), 14, color=MUTED)], spacing=2, expand=True),
-            text(str(total), 30, bold=True, color=GOLD, ident_=f"power-{seat}"),
+            ft.Column([text(f"{place}{state.players[seat].name}", z(18), bold=True),
+                       text(b.explain(), z(14), color=MUTED)], spacing=2, expand=True),
+            text(str(total), z(30), bold=True, color=GOLD, ident_=f"power-{seat}"),
         ]), bgcolor=SURFACE_HI, border_radius=8, padding=10))
     if not seats:
-        rows.append(text("Nobody is here.", 16, color=MUTED))
+        rows.append(text("Nobody is here.", z(16), color=MUTED))
     if result is not None:
         notes = {"uncontested": "Only one player had cards here when the Withdraw step ended: "
                                 "they win and take the 1st-place reward alone.",
                  "no_cards": "Nobody had cards here: no reward, the Ally leaves the game.",
                  "contested": "Ties go to the player earlier in turn order."}
         for note in loc.tie_notes or [notes[result.outcome]]:
-            rows.append(text(note, 15, color=MUTED))
+            rows.append(text(note, z(15), color=MUTED))
     return [card(*rows, ident_="power-table")]

@@ -190,7 +190,13 @@ def take_back_view(app: AppState, legal: Legal) -> list[ft.Control]:
 
 
 def resolution_view(app: AppState, legal: Legal) -> list[ft.Control]:
-    """The stepper and the current step's controls."""
+    """The stepper and the current step's controls (collected per device once players hold
+    seats: views.table_inputs)."""
+    from views.table_inputs import referee_inputs
+
+    inputs = referee_inputs(app, legal)
+    if inputs is not None:
+        return [stepper(app, legal), *inputs]
     if getattr(legal, "awaiting", None) == "take_back_blood":
         return [stepper(app, legal), *take_back_view(app, legal)]
     body = {"withdraw": withdraw_view, "revelation": revelation_view}.get(

@@ -1,4 +1,13 @@
-"""The app-state object: the service, the catalogue, the screen, drafts and messages."""
+"""The app-state object of one device (one Flet session): its table and role, the catalogue,
+the screen, drafts and messages.
+
+Table mode (issue 11): every device is a view of a `companion.tables.Table`. A *host* device
+(the desktop window, or a browser that proved the server's host key) sees the home screen,
+the history and the wizard, and is the referee of the tables it opens; any other device sees
+only the join screen until it holds a role at a table (a player's seat, the board, or the
+referee by code). Every action is sent through the table with the device token and the table
+version the screen was drawn from (`self.version`); who may do what is `companion.access`.
+"""
 
 import re
 from collections.abc import Callable
@@ -7,15 +16,18 @@ from typing import Any
 import flet as ft
 from pydantic import ValidationError
 
+from companion.access import TableView
 from companion.catalogue import CatalogueError, shipped
-from companion.errors import RuleError, brief
+from companion.errors import AccessError, RuleError, StaleVersion, TableError, brief
 from companion.game import Action, Game
 from companion.legal import Legal
 from companion.service import Service, UnsavedActions
 from companion.storage import StorageError, describe_os_error
+from companion.tables import RateLimited, Table, TableHub, TableNotFound, new_device_token
 from models.catalogue import Catalogue
 from models.commands import AnyCommand
 from models.setup import GameSetup, Position
+from models.table import Referee, Role
 from views.routes import HOME, Route, parse, route_of
 
 Screen = str
@@ -23,6 +35,11 @@ Screen = str
 
 MAX_HISTORY = 12
 """Screens remembered for Back."""
+
+HOST_ONLY = {"home", "new", "review", "stats", "quick", "data", "catalogue"}
+"""Screens only a host device may open (the stored games and the user's data)."""
+REFEREE_ONLY = {"table", "log"}
+"""Screens of the open table only its referee sees (they carry the referee's buttons)."""
 SAVE_ERRORS = (StorageError, OSError, UnsavedActions)
 """What the disk or the data folder can answer instead of saving."""
 
@@ -35,10 +52,14 @@ def save_problem(err: Exception) -> str:
 class AppState:
     """One session's UI state; `render()` rebuilds the screen from it."""
 
-    def __init__(self, service: Service | None,
+    def __init__(self, source: TableHub | Service | None,
                  render: Callable[["AppState"], None] | None = None,
-                 problem: Any = None, folder: Any = None):
-        self.service: Service = service  # type: ignore[assignment] - None only with a problem
+                 problem: Any = None, folder: Any = None, *,
+                 device: str | None = None, host: bool = True, client: str | None = None):
+        self.hub: TableHub | None = source if isinstance(source, TableHub | None) else \
+            TableHub(source.store)
+        """Every table of this server (None only with a problem)."""
+        self._service = self.hub.service if self.hub is not None else None
         self.problem = problem
         """Why the data folder could not be opened (views.app.FolderProblem), or None: while
         set, every address shows the problem screen."""
@@ -46,6 +67,28 @@ class AppState:
         """The process's data folder (views.app.DataFolder) to try again, or None."""
         self.read_only_reason: str | None = None
         """Why this session only reviews games (who holds the data folder)."""
+        self.device = device or new_device_token()
+        """This device's token (kept in the browser's local storage)."""
+        self.host = host
+        """Whether this device may see the stored games and open tables (the host)."""
+        self.client = client
+        """The client's network address (for the wrong-code rate limit)."""
+        self.table: Table | None = None
+        """The table this device is at (or is joining)."""
+        self.view: TableView | None = None
+        """What this device's role may see of the table, as drawn last."""
+        self.version = 0
+        """The table version the screen was drawn from; sent back with every action."""
+        self.drawn_actions = 0
+        """How many actions the game had when the screen was drawn."""
+        self.online = True
+        """Whether the device is connected (the connection indicator)."""
+        self.cue = False
+        """The seat's turn just came: show it loudly (and buzz where the device can)."""
+        self.base_urls: list[str] = []
+        """The server's addresses on the network (the host screen's join addresses)."""
+        self.on_table: Callable[[Table | None], None] | None = None
+        """Set by the page: follows the table's changes (live sync) and remembers it."""
         self.route: Route = HOME
         """The screen shown and its parameter."""
         self.history: list[Route] = [HOME]
@@ -74,8 +117,16 @@ class AppState:
         """The catalogue as stored now (after a restore or an import)."""
         return self._load_catalogue()
 
+    @property
+    def service(self) -> Service:
+        """The service of the game shown (the table's), else the one for what is not a
+        table's: the catalogue, the history, reviews (None only with a problem)."""
+        if self.table is not None:
+            return self.table.service
+        return self._service  # type: ignore[return-value]
+
     def _load_catalogue(self) -> Catalogue:
-        if self.service is None:
+        if self._service is None:
             return shipped()
         try:
             return self.service.catalogue()
@@ -85,11 +136,12 @@ class AppState:
     @property
     def read_only(self) -> bool:
         """Whether games can only be reviewed here (another process owns the data folder)."""
-        return self.service is not None and self.service.read_only
+        return self._service is not None and self._service.read_only
 
     def use(self, service: Service, reason: str | None = None) -> None:
         """Switch to a service (after the data folder could be opened) and go home."""
-        self.service, self.problem, self.read_only_reason = service, None, reason
+        self.hub = TableHub(service.store)
+        self._service, self.problem, self.read_only_reason = service, None, reason
         self.catalogue = self._load_catalogue()
         self.go("home")
 
@@ -135,9 +187,21 @@ class AppState:
 
     @property
     def game(self) -> Game:
-        """The open game."""
-        assert self.service.game is not None, "no game is open"
-        return self.service.game
+        """The open game (the table's)."""
+        assert self.table is not None, "no game is open"
+        return self.table.game
+
+    @property
+    def role(self) -> Role | None:
+        """This device's role at its table, if any."""
+        if self.table is None or self.table.closed:
+            return None
+        return self.table.role_of(self.device)
+
+    @property
+    def is_referee(self) -> bool:
+        """Whether this device referees its table."""
+        return isinstance(self.role, Referee)
 
     def legal(self) -> Legal:
         """What is legal now in the open game."""
@@ -161,24 +225,40 @@ class AppState:
         self.navigate(self.history[-2] if len(self.history) > 1 else HOME)
 
     def can_go_back(self) -> bool:
-        """Whether Back has a screen to return to."""
-        return len(self.history) > 1
+        """Whether Back has a screen to return to (one this device may open)."""
+        if len(self.history) < 2:
+            return False
+        before = self.history[-2].screen
+        return self.host or before not in HOST_ONLY
 
     def open_address(self, address: str) -> None:
         """Show the screen at an address typed, linked or reached by the browser's Back."""
         route = parse(address)
         if route is None:
-            self.navigate(HOME)
-            self.error = f"There is no page at {address!r}; here is Home."
+            self.navigate(self.landing())
+            self.error = f"There is no page at {address!r}; here is " + (
+                "Home." if self.host else "where you are at this table.")
             self.render()
-        elif route != self.route:
+        elif route != self.route or self._enter(route) is not None:
             self.navigate(route)
 
+    def landing(self) -> Route:
+        """Where this device belongs when a screen cannot open: Home for the host; the table
+        for a device holding a role there; else the join screen."""
+        if self.host:
+            return HOME
+        if self.role is not None:
+            return Route("game")
+        return Route("join", self.table.table_id if self.table is not None else None)
+
     def navigate(self, route: Route) -> None:
-        """Enter a screen, keeping the history; a screen that cannot open now shows Home."""
+        """Enter a screen, keeping the history; a screen that cannot open now shows where the
+        device belongs (`landing`)."""
         problem = self._enter(route)
-        if problem:
-            route = HOME
+        if problem is not None:
+            route = self.landing()
+            if self._enter(route) is not None:
+                route = Route("join")
         history = self.history
         if len(history) > 1 and route == history[-2]:
             history.pop()
@@ -188,17 +268,30 @@ class AppState:
             history.append(route)
             del history[:-MAX_HISTORY]
         self.route = route
-        self.error = problem
+        self.error = problem or None
         self.render()
         if self.on_navigate is not None:
             self.on_navigate(self)
 
     def _enter(self, route: Route) -> str | None:
-        """Prepare what a screen needs; say why it cannot open, or None."""
-        if self.service is None:
+        """Prepare what a screen needs; say why it cannot open, or None ("" when it cannot
+        open but there is nothing to say, e.g. a player's phone sent back to its seat)."""
+        if self.hub is None:
             return None  # the data folder is not open: the problem screen shows instead
-        if route.screen in ("game", "table", "log") and self.service.game is None:
-            return "No game is open at this table: start or resume one."
+        if route.screen in HOST_ONLY and not self.host:
+            if self.role is not None or route == HOME:
+                return ""
+            return "Only the host's device opens this page: join a table here."
+        if route.screen in ("game", "table", "log", "host"):
+            if self.table is None or self.role is None:
+                return ("No game is open at this table: start or resume one." if self.host
+                        else "Join the table first: pick a role.")
+            if route.screen in REFEREE_ONLY and not self.is_referee:
+                return ""
+            if route.screen == "host" and not (self.host or self.is_referee):
+                return ""
+        if route.screen == "join":
+            return self._open_join(route.param)
         if route.screen == "review":
             return self._load_review(route.param or "")
         if route.screen == "rules":
@@ -231,24 +324,92 @@ class AppState:
         d["open"] = section_id
         return None
 
-    def play(self, command: AnyCommand | dict) -> Action | None:
-        """Play a command through the service; a refusal is shown inline, nothing changes."""
+    def _open_join(self, table_id: str | None) -> str | None:
+        """The join screen of a table (or the table-id form without one)."""
+        if table_id is None:
+            return None
+        if self.table is not None and self.table.table_id == table_id and not self.table.closed:
+            return None
         try:
-            action = self.service.play(command)
-        except RuleError as err:
+            table = self.hub.get(table_id)
+        except TableNotFound:
+            return f"There is no table {table_id!r} on this server: check the address."
+        except Exception as err:  # noqa: BLE001 - any load failure is shown, not raised
+            return f"Table {table_id} could not be opened: {err}"
+        self.set_table(table)
+        return None
+
+    def set_table(self, table: Table | None) -> None:
+        """Make `table` this device's table (the page follows its changes)."""
+        if table is self.table:
+            return
+        self.table, self.view = table, None
+        self.drafts.clear()
+        self.notice = []
+        if self.on_table is not None:
+            self.on_table(table)
+
+    def resume(self, table_id: str | None) -> bool:
+        """Back at a table this device holds a role at (after a restart or in a new tab)."""
+        if not table_id:
+            return False
+        try:
+            table = self.hub.get(table_id)
+            if table.role_of(self.device) is None:
+                return False
+        except (TableError, OSError, ValueError):
+            return False
+        self.set_table(table)
+        return True
+
+    def _refuse(self, err: Exception) -> None:
+        """Show why a table action was refused; the screen is drawn again from the table."""
+        if isinstance(err, StaleVersion):
+            self.error = str(err)
+        elif isinstance(err, AccessError):
+            self.error = f"Not allowed: {err.reason}"
+        elif isinstance(err, RuleError):
             self.error = f"Not allowed: {err.reason} ({err.rule})"
-            self.render()
-            return None
-        except (ValidationError, ValueError) as err:
-            self.error = f"Not accepted: {brief(err)}"
-            self.render()
-            return None
-        except SAVE_ERRORS as err:
+        elif isinstance(err, TableNotFound):
+            self.error = f"{err}: join again."
+        elif isinstance(err, SAVE_ERRORS):
             self.error = f"Not saved, nothing changed: {save_problem(err)}"
-            self.render()
+        elif isinstance(err, ValidationError | ValueError):
+            self.error = f"Not accepted: {brief(err)}"
+        else:
+            self.error = f"Not accepted: {err}"
+        self.render()
+
+    def table_call(self, action: Callable[..., Any], *args: Any) -> bool:
+        """Run a table action with this device and the drawn version; a refusal is shown.
+        When the inputs it completes played an action, say what it did."""
+        try:
+            action(self.device, *args, self.version)
+        except (TableError, RuleError, ValidationError, ValueError, *SAVE_ERRORS) as err:
+            self._refuse(err)
+            return False
+        self.error, self.cue = None, False
+        actions = self.game.actions
+        if len(actions) != self.drawn_actions:
+            from views.describe import notable
+            self.notice = notable(self.game.state, actions[-1]) if actions else []
+            self.drafts.clear()
+        self.render()
+        return True
+
+    def play(self, command: AnyCommand | dict) -> Action | None:
+        """Play a command at the table; a refusal is shown inline, nothing changes."""
+        if self.table is None:
+            self.fail("No game is open at this table.")
+            return None
+        try:
+            action = self.table.act(self.device, command, self.version)
+        except (TableError, RuleError, ValidationError, ValueError, *SAVE_ERRORS) as err:
+            self._refuse(err)
             return None
         from views.describe import notable
         self.error = None
+        self.cue = False
         effect = self.drafts.get("effect")  # the by-hand form stays open for the next effect
         self.drafts.clear()
         if effect:
@@ -265,28 +426,27 @@ class AppState:
         return action
 
     def undo(self) -> None:
-        """Take back the last action."""
-        try:
-            self.service.undo()
-        except IndexError:
-            self.error = "Nothing to undo: this is the start of the game."
-        except SAVE_ERRORS as err:
-            self.error = f"Not saved, nothing changed: {save_problem(err)}"
-        else:
-            self.error, self.notice = None, []
-            self.drafts.clear()
-        self.render()
+        """Take back the last action (the referee)."""
+        self._undo_redo("undo", "Nothing to undo: this is the start of the game.")
 
     def redo(self) -> None:
-        """Play again the last action taken back."""
+        """Play again the last action taken back (the referee)."""
+        self._undo_redo("redo", "Nothing to redo.")
+
+    def _undo_redo(self, which: str, nothing: str) -> None:
+        if self.table is None:
+            return
         try:
-            self.service.redo()
+            getattr(self.table, which)(self.device, self.version)
         except IndexError:
-            self.error = "Nothing to redo."
-        except SAVE_ERRORS as err:
-            self.error = f"Not saved, nothing changed: {save_problem(err)}"
+            self.error = nothing
+        except (TableError, *SAVE_ERRORS) as err:
+            self._refuse(err)
+            return
         else:
             self.error, self.notice = None, []
+            if which == "undo":
+                self.drafts.clear()
         self.render()
 
     def retry_save(self) -> None:
@@ -297,36 +457,75 @@ class AppState:
             self.service.save_error = save_problem(err)
         self.render()
 
-    def new_game(self, start: GameSetup | Position) -> bool:
-        """Create and store a new game, make it the table's and start its clock; False
-        (shown) if not saved."""
-        self.service.clock_stop()  # the table leaves the game it had open
-        try:
-            self.service.new_game(start)
-        except SAVE_ERRORS as err:
-            self.service.clock_start()  # the table stays on the game it had open
-            self.fail(f"The game could not be created: {save_problem(err)}")
-            return False
-        self.service.clock_start()
-        return True
-
     def open_game(self, game_id: str) -> None:
-        """Resume (or view) a stored game."""
+        """Host: open a stored game at a table (joining the table already playing it) as its
+        referee. Never changes another device's table."""
         if self.read_only:
             self.fail("Review only here: another app is using this data folder.")
             return
-        self.service.clock_stop()  # the table leaves the game it had open
+        if not self.host or self.hub is None:
+            self.fail("Only the host's device opens stored games.")
+            return
         try:
-            self.service.open_game(game_id)
+            table = self.hub.open_table(game_id)
+            table.claim_referee(self.device, self.hub.host_key, self.client)
         except Exception as err:  # noqa: BLE001 - any load failure is shown, not raised
             self.error = f"This game could not be opened: {err}"
-            self.service.clock_start()  # the table stays on the game it had open
             self.render()
             return
-        self.service.clock_start()
+        self.set_table(table)
         self.error, self.notice = None, []
         self.drafts.clear()
         self.go("game")
+
+    def new_game(self, start: GameSetup | Position) -> bool:
+        """Host: create a game at a new table, as its referee."""
+        try:
+            assert self.hub is not None
+            table = self.hub.new_table(start)
+            table.claim_referee(self.device, self.hub.host_key, self.client)
+        except (TableError, RuleError, ValueError, *SAVE_ERRORS) as err:
+            why = save_problem(err) if isinstance(err, SAVE_ERRORS) else err
+            self.fail(f"The game could not be created: {why}")
+            return False
+        self.set_table(table)
+        return True
+
+    def join(self, role: str, code: str | None = None, player: int | None = None) -> bool:
+        """Take a role at the table being joined: 'seat' (with `player`), 'board', 'referee'.
+        A refusal (wrong code, too many tries, seat taken) is shown; nothing changes."""
+        table = self.table
+        if table is None:
+            self.fail("Open the table's address first (scan the code on the host's screen).")
+            return False
+        try:
+            if role == "seat":
+                if player is None:
+                    raise TableError("choose which player you are")
+                table.claim_seat(self.device, player, code or "", self.client)
+            elif role == "board":
+                table.join_board(self.device, code, self.client)
+            else:
+                key = self.hub.host_key if self.host and not code else code or ""
+                table.claim_referee(self.device, key, self.client)
+        except RateLimited as err:
+            self.fail(f"Refused: {err}.")
+            return False
+        except (TableError, OSError) as err:
+            self.fail(f"Refused: {err}.")
+            return False
+        self.error, self.notice = None, []
+        self.drafts.clear()
+        if self.on_table is not None:
+            self.on_table(table)  # remember it (the page keeps the table id)
+        self.go("game")
+        return True
+
+    def leave(self) -> None:
+        """Give up this device's role at its table (a seat becomes free)."""
+        if self.table is not None:
+            self.table.leave(self.device)
+            self.go("join", self.table.table_id)
 
     def open_review(self, game_id: str) -> None:
         """Open a stored game for review without making it the table's game."""
@@ -338,9 +537,24 @@ class AppState:
         self.error = message
         self.render()
 
+    def draw_table(self) -> None:
+        """Read what this device may see of its table now, and the version it is at."""
+        table = self.table
+        if table is None:
+            self.view = None
+            return
+        try:
+            role = table.role_of(self.device)
+            self.view = table.view_for(role) if role is not None else None
+        except TableNotFound:
+            self.view = None
+            return
+        self.version = self.view.version if self.view is not None else table.version
+        self.drawn_actions = len(table.game.actions)
+
     def render(self) -> None:
         """Rebuild the view tree for the current state."""
         self.renders += 1
+        self.draw_table()
         if self._render is not None:
             self._render(self)
-

@@ -53,11 +53,17 @@ class Server:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}/"
 
+    @property
+    def host_key(self) -> str:
+        """The server's host key (kept in its data folder)."""
+        return (self.data_dir / "tables" / "host-key").read_text().strip()
+
     def start(self) -> "Server":
-        env = dict(os.environ, FLET_FORCE_WEB_SERVER="1", FLET_SERVER_PORT=str(self.port),
-                   FLET_WEB_NO_CDN="1", PYTHONPATH=str(ROOT))
-        code = "import sys; from views.app import run; run(False, None, sys.argv[1])"
-        self.proc = subprocess.Popen([sys.executable, "-c", code, str(self.data_dir)], env=env,
+        env = dict(os.environ, PYTHONPATH=str(ROOT))
+        code = ("import sys; from views.app import run; "
+                "run(True, int(sys.argv[2]), sys.argv[1], host='127.0.0.1')")
+        self.proc = subprocess.Popen([sys.executable, "-c", code, str(self.data_dir),
+                                      str(self.port)], env=env,
                                      cwd=ROOT, stdout=subprocess.DEVNULL,
                                      stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 30
@@ -94,19 +100,31 @@ def sel(identifier: str) -> str:
 class UI:
     """A page of the app in a fresh browser context."""
 
-    def __init__(self, browser, server: Server, size: dict | None = None, path: str = ""):
-        self.context = browser.new_context(viewport=size or PHONE)
+    def __init__(self, browser, server: Server, size: dict | None = None, path: str = "",
+                 host: bool = True, context=None):
+        """A page at `path`; `host`: with the server's host key (the host's own browser);
+        `context`: another tab of an existing browser context (same local storage)."""
+        self.context = context or browser.new_context(viewport=size or PHONE)
+        self.own_context = context is None
         self.page = self.context.new_page()
         self.url = server.url
         """The address the app is served at."""
         self.page.set_default_timeout(10_000)
-        self.page.goto(server.url + path.lstrip("/"))
+        query = f"?key={server.host_key}" if host else ""
+        self.page.goto(server.url + path.lstrip("/") + query)
+        self.enable()
+
+    def enable(self) -> None:
+        """Turn Flutter's accessibility tree on (after a load or a reload)."""
         self.page.wait_for_selector("flt-semantics-placeholder", state="attached")
         self.page.locator("flt-semantics-placeholder").dispatch_event("click")
         self.page.wait_for_selector("flt-semantics-host flt-semantics")
 
     def close(self) -> None:
-        self.context.close()
+        if self.own_context:
+            self.context.close()
+        else:
+            self.page.close()
 
     def wait(self, identifier: str) -> None:
         """Wait until a control is on screen."""

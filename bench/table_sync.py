@@ -1,0 +1,236 @@
+"""Benchmark: live sync at a table (issue 11). An action on device A (the referee's phone:
+"Gain 1 Blood" for Ann) → the changed number visible on every other device (Ann's, Bo's... phones
+and the board), with 1, 4 and 6 connected devices, against the single-device tap → update
+figure measured in the same run. Server CPU time per action.
+
+Timing is done inside each page: a MutationObserver on `flt-semantics-host`, armed before the
+tap, records `performance.timeOrigin + performance.now()` when the number shows; the tap time is
+the pointerdown on A. All pages run in one browser on one machine, so these clocks are one
+clock (checked against `Date.now()` in every page).
+
+Run: python bench/table_sync.py [taps]
+"""
+
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.browser.harness import (  # noqa: E402
+    CHROMIUM,
+    LAUNCH_ARGS,
+    PHONE,
+    UI,
+    Server,
+    missing,
+    sel,
+)
+from tests.browser.play import pick  # noqa: E402
+
+BOARD = {"width": 1280, "height": 800}
+A_SIZE = {"width": 1024, "height": 1400}
+"""Device A: tall enough to show the Apply button and the undo hint without scrolling."""
+
+SPY = """(() => {
+  const Real = window.WebSocket;
+  window.__arrive = null;
+  window.WebSocket = function (...args) {
+    const ws = new Real(...args);
+    ws.addEventListener('message', () => {
+      if (window.__arrive === null) window.__arrive = performance.timeOrigin + performance.now();
+    });
+    return ws;
+  };
+  window.WebSocket.prototype = Real.prototype;
+  Object.assign(window.WebSocket, Real);
+})();"""
+"""Records when the first server message after arming arrives (before the page draws it)."""
+ARM = """([s, want]) => {
+  window.__seen = null;
+  window.__arrive = null;
+  const host = document.querySelector('flt-semantics-host');
+  const check = () => {
+    const e = document.querySelector(s);
+    if (e && e.textContent.trim() === want && window.__seen === null) {
+      window.__seen = performance.timeOrigin + performance.now();
+      obs.disconnect();
+    }
+  };
+  const obs = new MutationObserver(check);
+  obs.observe(host, {subtree: true, childList: true, characterData: true, attributes: true});
+  window.__obs = obs;
+}"""
+ARM_HINT = """([s, want]) => {
+  window.__seen = null;
+  const host = document.querySelector('flt-semantics-host');
+  const obs = new MutationObserver(() => {
+    const e = document.querySelector(s);
+    if (e && e.textContent.includes(want) && window.__seen === null) {
+      window.__seen = performance.timeOrigin + performance.now();
+      obs.disconnect();
+    }
+  });
+  obs.observe(host, {subtree: true, childList: true, characterData: true, attributes: true});
+}"""
+"""A's own update: its undo hint names the new action (#n)."""
+TAP = """() => { window.__tap = null;
+  document.addEventListener('pointerdown', () => {
+    if (window.__tap === null) window.__tap = performance.timeOrigin + performance.now();
+  }, {capture: true, once: true}); }"""
+SKEW = "() => (performance.timeOrigin + performance.now()) - Date.now()"
+
+
+def stats(values: list[float]) -> tuple[float, float]:
+    """Median and 95th percentile."""
+    ordered = sorted(values)
+    return statistics.median(ordered), ordered[min(len(ordered) - 1,
+                                                   round(0.95 * (len(ordered) - 1)))]
+
+
+def seed(data: Path, players: int) -> dict[str, str]:
+    """A table at the Withdraw step of Location 1, every player there with a face-up card."""
+    from companion.storage import TinyDBGameStore
+    from companion.tables import TableHub
+    from tests.table_helpers import NAMES, plain, position
+
+    here = {"1": {NAMES[i]: ([plain(2)], 0) for i in range(players)}}
+    store = TinyDBGameStore(data)
+    table = TableHub(store).new_table(position(players, here))
+    out = {"id": table.table_id, "code": table.join_code}
+    store.close()
+    return out
+
+
+def spied(browser, size: dict):
+    """A browser context whose pages record when server messages arrive."""
+    context = browser.new_context(viewport=size)
+    context.add_init_script(SPY)
+    return context
+
+
+def connect(browser, server: Server, t: dict, devices: int) -> tuple[UI, list[tuple[UI, str]]]:
+    """Device A (the referee at the Preparation step, its effect form open) and the others,
+    each with the id of the element that shows Ann's Blood."""
+    a = UI(browser, server, path=f"/join/{t['id']}", context=spied(browser, A_SIZE))
+    a.wait("claim-referee")
+    a.tap("claim-referee")
+    a.wait("withdraw-ok")
+    a.tap("withdraw-ok")  # everyone stays: the Preparation step, nothing due
+    a.wait("effect-open")
+    pick(a, "effect-open")
+    a.choose("effect-player", "Ann")
+    a.page.wait_for_timeout(200)
+    a.on_screen("effect-apply")
+    others: list[tuple[UI, str]] = []
+    for i in range(devices - 2 if devices > 1 else 0):
+        ui = UI(browser, server, path=f"/join/{t['id']}", host=False,
+                context=spied(browser, PHONE))
+        ui.wait("claim-seat")
+        ui.tap(f"pick-{i}")
+        ui.fill("seat-code", t["code"])
+        ui.tap("claim-seat")
+        ui.wait("seat-state")
+        others.append((ui, "my-blood" if i == 0 else "pool-0"))
+    if devices > 1:
+        b = UI(browser, server, path=f"/join/{t['id']}", host=False,
+               context=spied(browser, BOARD))
+        b.wait("join-board")
+        b.fill("seat-code", t["code"])
+        b.tap("join-board")
+        b.wait("board-prompt")
+        others.append((b, "board-blood-0"))
+    return a, others
+
+
+def expected(ui: UI, ident: str, blood: int) -> str:
+    return f"Ann: {blood} Blood · 3 Influence" if ident == "pool-0" else str(blood)
+
+
+def run(browser, devices: int, taps: int) -> dict[str, list[float] | float]:
+    """Taps on A with `devices` connected; latencies in ms and server CPU per action."""
+    import psutil
+
+    with tempfile.TemporaryDirectory() as tmp:
+        t = seed(Path(tmp), max(3, devices - 2))
+        server = Server(Path(tmp)).start()
+        a, others = connect(browser, server, t, devices)
+        out: dict[str, list[float] | float] = {"self": [], "each": [], "last": [],
+                                               "arrive": [], "arrive_last": []}
+        skews = [abs(ui.page.evaluate(SKEW) - a.page.evaluate(SKEW)) for ui, _ in others]
+        proc = psutil.Process(server.proc.pid)
+        cpu = 0.0
+        try:
+            blood = 6
+            for k in range(taps + 3):
+                blood += 1
+                a.page.evaluate(ARM_HINT, [sel("undo-hint"), f"#{k + 2}:"])
+                for ui, ident in others:
+                    ui.page.evaluate(ARM, [sel(ident), expected(ui, ident, blood)])
+                a.page.evaluate(TAP)
+                c0 = sum(proc.cpu_times()[:2])
+                a.page.locator(sel("effect-apply")).first.click()
+                for ui in [a, *(u for u, _ in others)]:
+                    ui.page.wait_for_function("() => window.__seen !== null", timeout=10_000)
+                c1 = sum(proc.cpu_times()[:2])
+                tap = a.page.evaluate("() => window.__tap")
+                seen = [ui.page.evaluate("() => window.__seen") - tap for ui, _ in others]
+                came = [ui.page.evaluate("() => window.__arrive") - tap for ui, _ in others]
+                if k < 3:
+                    continue  # warm-up
+                cpu += c1 - c0
+                out["self"].append(a.page.evaluate("() => window.__seen") - tap)
+                out["each"] += seen
+                if seen:
+                    out["last"].append(max(seen))
+                    out["arrive"] += came
+                    out["arrive_last"].append(max(came))
+                time.sleep(0.3)  # every page idle again before the next tap
+        finally:
+            for ui in [a, *(u for u, _ in others)]:
+                ui.context.close()
+            server.stop()
+        out["cpu_ms"] = cpu * 1000 / taps
+        out["skew_ms"] = max(skews, default=0.0)
+        return out
+
+
+def main() -> None:
+    taps = int(sys.argv[1]) if len(sys.argv) > 1 else 30
+    reason = missing()
+    if reason:
+        print(f"table sync: skipped ({reason})")
+        return
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=LAUNCH_ARGS)
+        results = {n: run(browser, n, taps) for n in (1, 4, 6)}
+        browser.close()
+    floor = stats(results[1]["self"])  # type: ignore[arg-type]
+    print(f"table sync, {taps} taps each; ms from the tap on A (median / p95)")
+    print(f"{'devices':<8}{'A on screen':>15}{'others: message in':>21}"
+          f"{'others: on screen':>20}{'slowest on screen':>19}{'server CPU':>12}")
+    for n, r in results.items():
+        me = stats(r["self"])  # type: ignore[arg-type]
+        came = stats(r["arrive_last"]) if r["last"] else (0.0, 0.0)  # type: ignore[arg-type]
+        each = stats(r["each"]) if r["each"] else (0.0, 0.0)  # type: ignore[arg-type]
+        last = stats(r["last"]) if r["last"] else (0.0, 0.0)  # type: ignore[arg-type]
+        print(f"{n:<8}{me[0]:>8.0f} /{me[1]:>5.0f}{came[0]:>14.0f} /{came[1]:>5.0f}"
+              f"{each[0]:>13.0f} /{each[1]:>5.0f}{last[0]:>12.0f} /{last[1]:>5.0f}"
+              f"{r['cpu_ms']:>9.1f} ms")
+    print(f"floor (1 device, tap -> number on A): p95 {floor[1]:.0f} ms. Added by propagation "
+          "at p95 (slowest device on screen - floor): " + ", ".join(
+              f"{n} devices {stats(r['last'])[1] - floor[1]:+.0f} ms"  # type: ignore[arg-type]
+              for n, r in results.items() if r["last"]))
+    print("'message in' = the slowest other device received the server's update; 'on screen' "
+          "adds its own drawing (all pages share this machine's CPU).")
+    print(f"clocks of the pages agree within "
+          f"{max(r['skew_ms'] for r in results.values()):.2f} ms")  # type: ignore[type-var]
+
+
+if __name__ == "__main__":
+    main()

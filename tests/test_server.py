@@ -1,0 +1,156 @@
+"""The server (issue 11 item 9, issue 13 "start-up says nothing"): it says where it listens and
+where to open it; a websocket from a foreign web origin is refused; nothing of a game is
+readable over HTTP; a second server on the same data folder is refused."""
+
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from companion import network
+from tests.browser.harness import ROOT, free_port
+from tests.table_helpers import make_hub, position
+from views.server import OriginGuard, same_origin, startup_text
+
+
+def test_startup_text_names_every_address_and_the_host_key(monkeypatch) -> None:
+    monkeypatch.setattr(network, "lan_addresses", lambda: ["192.168.1.20", "10.0.0.5"])
+    urls = network.base_urls("0.0.0.0", 8550)
+    text = startup_text("0.0.0.0", 8550, urls, "KEY123", True, "/data")
+    assert "every network interface because --web was given" in text
+    assert "http://192.168.1.20:8550/" in text and "http://10.0.0.5:8550/" in text
+    assert "http://127.0.0.1:8550/?key=KEY123" in text
+    local = startup_text("127.0.0.1", 9000, network.base_urls("127.0.0.1", 9000), "K", False,
+                         "/d")
+    assert "No display found: serving this computer only" in local
+    assert "http://127.0.0.1:9000/" in local and "every network interface" not in local
+
+
+@pytest.mark.parametrize(("origin", "host", "same"), [
+    ("http://127.0.0.1:8550", "127.0.0.1:8550", True),
+    ("http://192.168.1.20:8550", "192.168.1.20:8550", True),
+    ("https://evil.example", "127.0.0.1:8550", False),
+    ("http://127.0.0.1:9999", "127.0.0.1:8550", False),
+    ("null", "127.0.0.1:8550", False),
+    ("http://127.0.0.1:8550", "", False),
+])
+def test_same_origin(origin: str, host: str, same: bool) -> None:
+    assert same_origin(origin, host) is same
+
+
+def _run(coro) -> None:
+    """Run a coroutine that never waits (no event loop: a browser test may hold one)."""
+    try:
+        coro.send(None)
+    except StopIteration:
+        return
+    raise AssertionError("the coroutine waited")
+
+
+def test_origin_guard_refuses_before_the_app_sees_the_socket() -> None:
+    reached, sent = [], []
+
+    async def app(scope, receive, send):
+        reached.append(scope["type"])
+
+    async def send(message):
+        sent.append(message)
+
+    guard = OriginGuard(app)
+    foreign = {"type": "websocket", "headers": [(b"host", b"127.0.0.1:1"),
+                                                (b"origin", b"http://evil.example")]}
+    _run(guard(foreign, None, send))
+    assert reached == [] and sent == [{"type": "websocket.close", "code": 1008}]
+    native = {"type": "websocket", "headers": [(b"host", b"127.0.0.1:1")]}
+    _run(guard(native, None, send))
+    assert reached == ["websocket"]
+
+
+@pytest.fixture
+def served(tmp_path: Path):
+    """The real program, as a user starts it, on this computer only."""
+    hub = make_hub(tmp_path)
+    table = hub.new_table(position(3, phase="planning"))
+    hub.store.close()
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "vendetta_companion", "--host", "127.0.0.1",
+                             "--port", str(port), "--data-dir", str(tmp_path)], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    lines: list[str] = []
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        lines.append(line)
+        if "?key=" in line:
+            break
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=1).read(16)
+            break
+        except OSError:
+            time.sleep(0.2)
+    yield port, "".join(lines), table, tmp_path
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(10)
+        raise AssertionError("the server did not stop on SIGTERM within 10 s") from None
+
+
+def test_the_server_says_where_to_open_it(served) -> None:
+    port, said, _, folder = served
+    key = (folder / "tables" / "host-key").read_text().strip()
+    assert f"http://127.0.0.1:{port}/" in said
+    assert f"http://127.0.0.1:{port}/?key={key}" in said
+
+
+def test_a_foreign_web_origin_cannot_open_a_session(served) -> None:
+    from websockets.exceptions import InvalidStatus
+    from websockets.sync.client import connect
+
+    port = served[0]
+    url = f"ws://127.0.0.1:{port}/ws"
+    with pytest.raises(InvalidStatus) as refused:
+        connect(url, origin="http://evil.example", open_timeout=5)
+    assert refused.value.response.status_code == 403
+    with connect(url, origin=f"http://127.0.0.1:{port}", open_timeout=5):
+        pass  # the app's own pages connect
+    with connect(url, open_timeout=5):
+        pass  # no Origin: not a web page (the desktop client)
+
+
+def test_nothing_of_a_game_is_readable_over_http(served) -> None:
+    port, _, table, folder = served
+    key = (folder / "tables" / "host-key").read_text().strip()
+    for path in ("/", "/game", f"/join/{table.table_id}", "/stats", "/tables/host-key",
+                 f"/games/{table.game_id}.jsonl", "/review/" + table.game_id):
+        try:
+            body = urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=5).read()
+        except urllib.error.HTTPError as err:  # e.g. 404 for a file that is not the app's
+            body = err.read()
+        for secret in ("Ann", table.join_code, table.referee_code, key):
+            assert secret.encode() not in body, (path, secret)
+
+
+def test_a_second_server_on_the_same_folder_is_refused_clearly(served) -> None:
+    port, _, _, folder = served
+    other = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "vendetta_companion", "--host", "127.0.0.1",
+                             "--port", str(other), "--data-dir", str(folder)], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        said = ""
+        deadline = time.monotonic() + 30
+        while "Phones join" not in said and time.monotonic() < deadline:
+            said += proc.stdout.readline()
+        assert "The data folder cannot be used" in said and "web server at" in said
+        assert "?key=" not in said  # it hosts nothing: the first server owns the games
+    finally:
+        proc.terminate()
+        proc.wait(10)

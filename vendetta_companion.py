@@ -1,0 +1,33 @@
+"""The program's entry point, above the engine (`companion`) and the UI (`views`): a CLI
+subcommand runs in `companion.cli`; without one the app starts (`views.app.run`)."""
+
+import sys
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the `vendetta-companion` console script; returns the exit code
+    (`companion.cli.EXIT_CODES`)."""
+    from companion import cli
+
+    code = cli.main(argv)
+    if code is not None:
+        return code
+    args = cli.options(argv)
+    try:
+        from views.app import run
+    except ImportError as err:
+        if err.name not in ("views.app", "views"):
+            raise
+        print("the app UI is not installed", file=sys.stderr)
+        return 1
+    try:
+        run(web=args.web, port=args.port, data_dir=args.data_dir, host=args.host)
+    except OSError as err:  # e.g. the port is taken; the data folder is shown in the app
+        from companion.storage import describe_os_error
+
+        return cli._fail(4, "app", describe_os_error(err))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

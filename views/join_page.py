@@ -1,0 +1,114 @@
+"""Joining a table from a phone (issue 11, item 2): pick a role — a player's seat (with the
+seat code), the board (no code when the host allows viewers) or the referee (referee code).
+
+Shows nothing of the game but the players' names (`Table.lobby`)."""
+
+import flet as ft
+
+from companion.errors import TableError
+from views.frame import frame
+from views.state import AppState
+from views.theme import GOLD, MUTED, SURFACE_HI, button, card, field, heading, text, wrap
+
+
+def _draft(app: AppState) -> dict:
+    d = app.draft("join")
+    d.setdefault("player", None)
+    d.setdefault("code", "")
+    d.setdefault("referee_code", "")
+    d.setdefault("table", "")
+    return d
+
+
+def on_player_pick(app: AppState, player: int) -> None:
+    """Which player this phone is."""
+    _draft(app)["player"] = player
+    app.render()
+
+
+def on_code_change(app: AppState, key: str, value: str) -> None:
+    """A code typed (kept until the tap)."""
+    _draft(app)[key] = value
+
+
+def on_seat_claim(app: AppState) -> None:
+    """Take the chosen seat with the seat code."""
+    d = _draft(app)
+    if d["player"] is None:
+        app.fail("Tap your name first.")
+        return
+    app.join("seat", d["code"], d["player"])
+
+
+def on_board_join(app: AppState) -> None:
+    """Show the public board on this device."""
+    app.join("board", _draft(app)["code"] or None)
+
+
+def on_referee_claim(app: AppState) -> None:
+    """Become the referee (the referee code; the host needs none)."""
+    app.join("referee", _draft(app)["referee_code"] or None)
+
+
+def on_table_open(app: AppState) -> None:
+    """Open the join screen of a table by its id."""
+    table_id = _draft(app)["table"].strip().upper()
+    if not table_id.isalnum():
+        app.fail("Type the table's letters, as on the host's screen.")
+        return
+    app.go("join", table_id)
+
+
+def join_view(app: AppState) -> list[ft.Control]:
+    """The join screen."""
+    d = _draft(app)
+    table = app.table
+    if table is None or table.closed:
+        body: list[ft.Control] = [card(
+            heading("Join a table", 22),
+            text("Scan the code on the host's screen, or type the table's letters.", 16,
+                 color=MUTED),
+            field("Table", d["table"], lambda v: on_code_change(app, "table", v),
+                  ident_="table-id"),
+            button("Open", lambda e: on_table_open(app), ident_="table-open"))]
+        return frame(app, "Vendetta Companion", body, subtitle="Join a table")
+    try:
+        lobby = table.lobby()
+    except TableError as err:
+        return frame(app, "Vendetta Companion", [text(str(err), 17)], subtitle="Join a table")
+    role = app.role
+    body = []
+    if role is not None:
+        from companion.access import role_label
+        body.append(card(text(f"This device is {role_label(role, table.game.state)}.", 18,
+                              bold=True, color=GOLD, ident_="my-role"),
+                         button("Go to my screen", lambda e: app.go("game"),
+                                ident_="to-game")))
+    seats = [button(s.name + (" (taken)" if s.taken else ""),
+                    (lambda e, p=s.player: on_player_pick(app, p)) if not s.taken else None,
+                    primary=False, selected=d["player"] == s.player,
+                    ident_=f"pick-{s.player}") for s in lobby.seats]
+    body.append(card(
+        heading("I am a player", 20),
+        text("Tap your name, type the seat code from the host's screen.", 15, color=MUTED),
+        wrap(*seats),
+        field("Seat code", d["code"], lambda v: on_code_change(app, "code", v),
+              ident_="seat-code"),
+        button("Take my seat", lambda e: on_seat_claim(app), ident_="claim-seat"),
+        ident_="join-seat"))
+    viewers = ("No code needed." if lobby.allow_viewers else
+               "Needs the seat code (type it above).")
+    body.append(card(
+        heading("Board for the middle of the table", 20),
+        text(f"Everyone's public numbers in large type. {viewers}", 15, color=MUTED),
+        button("Show the board", lambda e: on_board_join(app), primary=False,
+               ident_="join-board"), color=SURFACE_HI))
+    ref: list[ft.Control] = [heading("Referee", 20)]
+    if not app.host:
+        ref.append(field("Referee code", d["referee_code"],
+                         lambda v: on_code_change(app, "referee_code", v),
+                         ident_="referee-code-field"))
+    ref.append(button("Referee this table", lambda e: on_referee_claim(app), primary=False,
+                      ident_="claim-referee"))
+    body.append(card(*ref, color=SURFACE_HI))
+    return frame(app, f"Table {lobby.table_id}", body, subtitle="Pick your role")

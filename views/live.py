@@ -1,0 +1,274 @@
+"""Live sync of one device (one Flet session) with its table (issue 11, item 3).
+
+Every change of the table (`Table.subscribe`) schedules one re-render of this session on the
+server's event loop; a device that reconnects is drawn again from the table at once. The
+device token, the host key and the table are remembered in the browser's local storage
+(`ft.SharedPreferences`), so a reload, a locked screen or a server restart brings the device
+back to its role. The screen is kept awake on the board and the referee's screens
+(`ft.Wakelock`), and a seat whose turn comes gets a visible cue and a buzz where the device can.
+
+Connection: every screen at a table carries a "Live" strip; while the connection is down, Flet's
+web client covers the page with its own "Working…" spinner and reconnects by itself, and the
+page is drawn again from the table at once (`on_connect`; after a server restart the new session
+finds the device's role through its local storage).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import logging
+import weakref
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import flet as ft
+
+from companion.tables import DEVICE_TOKEN, Table, new_device_token
+from models.table import Board, Referee, Seat
+from views.describe import notable
+from views.seat_page import to_do
+from views.state import AppState
+
+log = logging.getLogger(__name__)
+
+DEVICE_KEY = "vendetta.device"
+HOST_KEY = "vendetta.host"
+TABLE_KEY = "vendetta.table"
+"""Local-storage keys: this device's token, the host key it proved, its table."""
+
+
+def start_address(route: str) -> tuple[str, str | None]:
+    """The address to open and the host key given in it (`/?key=...`), if any."""
+    parts = urlsplit(route or "/")
+    key = parse_qs(parts.query).get("key", [None])[0]
+    return parts.path or "/", key
+
+
+class Pump:
+    """Draws the devices waiting for a redraw one per turn of the server's event loop, so each
+    one's update is sent before the next is drawn, and the device that acted is sent first
+    (its update is queued when its handler returns, before the first turn)."""
+
+    _pumps: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Pump] = \
+        weakref.WeakKeyDictionary()
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.waiting: deque[LiveSync] = deque()
+        self.busy = False
+
+    @classmethod
+    def of(cls, loop: asyncio.AbstractEventLoop) -> Pump:
+        """The pump of this event loop."""
+        if loop not in cls._pumps:
+            cls._pumps[loop] = cls(loop)
+        return cls._pumps[loop]
+
+    def add(self, live: LiveSync) -> None:
+        """Queue a device for a redraw (in the loop's thread)."""
+        self.waiting.append(live)
+        if not self.busy:
+            self.busy = True  # a timer: runs after the callbacks already queued (the sends)
+            self.loop.call_later(0, self._step, context=contextvars.Context())
+
+    def _step(self) -> None:
+        live = self.waiting.popleft()
+        try:
+            live.refresh()
+        except Exception:  # noqa: BLE001 - one broken page must not stop the others
+            log.exception("a device could not be drawn again")
+        if self.waiting:
+            self.loop.call_later(0, self._step, context=contextvars.Context())
+        else:
+            self.busy = False
+
+
+class LiveSync:
+    """Follows the device's table and draws the page again when it changes."""
+
+    def __init__(self, page: Any, app: AppState, sync: Callable[[], None], *,
+                 on_end: Callable[[], None] | None = None) -> None:
+        self.page, self.app, self.sync, self.on_end = page, app, sync, on_end
+        self.loop: asyncio.AbstractEventLoop | None = None
+        """The server's event loop (Flet calls `main` in it); None for a test page, whose
+        changes are drawn at once, in the caller's thread."""
+        if isinstance(page, ft.Page):
+            self.loop = asyncio.get_running_loop()
+        self.unsubscribe: Callable[[], None] | None = None
+        self.pending = False
+        self.awake = False
+        self.services: dict[str, Any] = {}
+        """Flet services kept referenced (Flet drops unreferenced ones after an event)."""
+        app.on_table = self.follow
+        page.on_connect = self.on_connect
+        page.on_disconnect = self.on_disconnect
+        page.on_close = self.on_close
+
+    # --- start ---------------------------------------------------------------------------------
+
+    @property
+    def browser(self) -> bool:
+        """Whether the page can reach the device's local storage (a real Flet page)."""
+        return self.loop is not None and hasattr(self.page, "run_task")
+
+    def start(self, route: str, *, desktop: bool) -> None:
+        """Open the first screen: at once on a test page, after reading the device's local
+        storage on a real one."""
+        address, key = start_address(route)
+        if not self.browser:
+            if key and self.app.hub.is_host(key):
+                self.app.host = True
+            self.open(address)
+            return
+        self.page.run_task(self._start, address, key, desktop)
+
+    async def _start(self, address: str, key: str | None, desktop: bool) -> None:
+        prefs = self.service("prefs", ft.SharedPreferences)
+        app = self.app
+        try:
+            token = await prefs.get(DEVICE_KEY)
+            if not isinstance(token, str) or not DEVICE_TOKEN.match(token):
+                token = new_device_token()
+                await prefs.set(DEVICE_KEY, token)
+            app.device = token
+            if key is None:
+                stored = await prefs.get(HOST_KEY)
+                key = stored if isinstance(stored, str) else None
+            elif app.hub.is_host(key):
+                await prefs.set(HOST_KEY, key)
+            table_id = await prefs.get(TABLE_KEY)
+        except Exception:  # noqa: BLE001 - no local storage: a fresh device each time
+            log.warning("local storage unavailable: this device is not remembered")
+            table_id = None
+        app.host = desktop or bool(key and app.hub.is_host(key))
+        resumed = app.resume(table_id if isinstance(table_id, str) else None)
+        if resumed and (address.startswith("/join") or address == "/") and not app.host:
+            address = "/game"
+        self.open(address)
+        self.page.update()
+
+    def open(self, address: str) -> None:
+        """Show the screen at an address and push it to the browser."""
+        self.app.render()
+        self.app.open_address(address)
+        self.sync()
+
+    def service(self, name: str, kind: type) -> Any:
+        """A Flet service of this page, made once and kept referenced."""
+        if name not in self.services:
+            self.services[name] = kind()
+        return self.services[name]
+
+    # --- following the table -------------------------------------------------------------------
+
+    def follow(self, table: Table | None) -> None:
+        """Listen to this table only; remember it on the device."""
+        if self.unsubscribe is not None:
+            self.unsubscribe()
+            self.unsubscribe = None
+        if table is not None:
+            self.unsubscribe = table.subscribe(self.on_change)
+            if self.browser:
+                self.page.run_task(self._remember, table.table_id)
+
+    async def _remember(self, table_id: str) -> None:
+        try:
+            await self.service("prefs", ft.SharedPreferences).set(TABLE_KEY, table_id)
+        except Exception:  # noqa: BLE001 - not remembered: the device joins again by hand
+            log.warning("could not remember the table on this device")
+
+    def on_change(self, version: int) -> None:
+        """A change of the table (any thread): draw this page again soon, once."""
+        if self.pending:
+            return
+        self.pending = True
+        if self.loop is None:
+            self.refresh()
+            return
+        pump = Pump.of(self.loop)
+        try:
+            here = asyncio.get_running_loop() is self.loop
+        except RuntimeError:
+            here = False
+        if here:
+            pump.add(self)
+        else:
+            self.loop.call_soon_threadsafe(pump.add, self)
+
+    def refresh(self, force: bool = False) -> None:
+        """Draw the page again from the table (skipped when already drawn at its version)."""
+        self.pending = False
+        app, table = self.app, self.app.table
+        if table is None:
+            return
+        if not force and not table.closed and app.version == table.version:
+            return
+        before = to_do(app.view) if isinstance(app.role, Seat) else "none"
+        self.tell()
+        app.render()
+        after = to_do(app.view) if isinstance(app.role, Seat) else "none"
+        if after != "none" and before != after:
+            app.cue = True
+            app.render()
+            self.buzz()
+        self.keep_awake()
+        self.sync()
+
+    def tell(self) -> None:
+        """Another device's action: say here too what it did ("Just happened")."""
+        app, table = self.app, self.app.table
+        if app.view is None or table is None or isinstance(app.role, Board):
+            return
+        actions = table.game.actions
+        if len(actions) != app.drawn_actions:
+            app.notice = notable(table.game.state, actions[-1]) if actions else []
+
+    def buzz(self) -> None:
+        """A haptic nudge where the device has one (phones; ignored elsewhere)."""
+        if self.browser:
+            self.page.run_task(self._buzz)
+
+    async def _buzz(self) -> None:
+        try:
+            await self.service("haptic", ft.HapticFeedback).heavy_impact()
+        except Exception:  # noqa: BLE001 - no vibration here: the visible cue remains
+            pass
+
+    def keep_awake(self) -> None:
+        """Keep the screen on for the board and the referee (where the browser allows it)."""
+        want = isinstance(self.app.role, Board | Referee)
+        if want != self.awake and self.browser:
+            self.awake = want
+            self.page.run_task(self._wakelock, want)
+
+    async def _wakelock(self, on: bool) -> None:
+        try:
+            lock = self.service("wakelock", ft.Wakelock)
+            await (lock.enable() if on else lock.disable())
+        except Exception:  # noqa: BLE001 - e.g. plain http: browsers allow it only on https
+            log.info("screen wake lock not available on this device")
+
+    # --- connection ------------------------------------------------------------------------------
+
+    def on_connect(self, e: Any = None) -> None:
+        """Back online (a reload, an unlocked phone, a network back): catch up at once."""
+        self.app.online = True
+        self.refresh(force=True)
+
+    def on_disconnect(self, e: Any = None) -> None:
+        """Offline: the screen is drawn again when the device reconnects; save what can be
+        saved now."""
+        self.app.online = False
+        if self.on_end is not None:
+            self.on_end()
+
+    def on_close(self, e: Any = None) -> None:
+        """The session expired: stop listening to the table; save what can be saved."""
+        if self.unsubscribe is not None:
+            self.unsubscribe()
+            self.unsubscribe = None
+        if self.on_end is not None:
+            self.on_end()

@@ -1,0 +1,155 @@
+"""A player's own screen at a table (issue 11, item 8): their numbers, where their cards lie,
+what they are asked to do now, and only the buttons their seat may use (`companion.access`).
+"""
+
+import flet as ft
+
+from companion.access import TableView
+from companion.legal import Legal
+from models.common import location_name
+from views.dashboard import on_relic_use
+from views.effects import due_panel
+from views.frame import frame, status_line
+from views.locations_panel import position_line
+from views.peek import peek_panel
+from views.planning import planning_view
+from views.setup_steps import setup_view
+from views.state import AppState
+from views.table_inputs import choice_panel, naming_panel, take_back_panel
+from views.theme import (
+    GOLD,
+    MUTED,
+    SURFACE,
+    SURFACE_HI,
+    TEXT,
+    button,
+    card,
+    heading,
+    text,
+)
+
+TURN = {"play_card", "pass_turn", "drain", "pick_clan", "pick_relic"}
+
+HEADLINES = {
+    "turn": "Your turn", "choose": "Choose Stay or Withdraw", "name": "Name your face-down card",
+    "take_back": "Take Blood back?", "effect": "Your card effect", "none": "Nothing to do now",
+}
+
+
+def to_do(view: TableView | None) -> str:
+    """What the seat is asked to do now: turn, choose, name, take_back, effect or none."""
+    if view is None:
+        return "none"
+    al = view.allowed
+    if TURN & set(al.commands):
+        return "turn"
+    if al.choose:
+        return "choose"
+    named = view.naming.named if view.naming else {}
+    if any(u not in named for u in al.name_cards):
+        return "name"
+    if al.take_back and view.take_back is not None and \
+            not set(al.take_back) <= set(view.take_back.entered):
+        return "take_back"
+    if "resolve_effect" in al.commands:
+        return "effect"
+    return "none"
+
+
+def _stat(label: str, value: int | str, color: str, identifier: str) -> ft.Control:
+    return ft.Column([text(str(value), 30, bold=True, color=color, ident_=identifier),
+                      ft.Text(label, size=14, color=MUTED)], spacing=0,
+                     horizontal_alignment=ft.CrossAxisAlignment.CENTER)
+
+
+def _mine(legal: Legal, view: TableView) -> Legal:
+    """The legal actions narrowed to this seat's own (for the shared phase forms)."""
+    me = view.role.player  # type: ignore[union-attr]
+    return legal.model_copy(update={
+        "commands": list(view.allowed.commands),
+        "due": [d for d in legal.due if d.owner == me],
+        "peekers": [me] if me in legal.peekers else [],
+    })
+
+
+def on_leave_click(app: AppState) -> None:
+    """Give the seat up (another phone may claim it)."""
+    app.leave()
+
+
+def seat_view(app: AppState) -> list[ft.Control]:
+    """The seat's screen."""
+    tv = app.view
+    assert tv is not None
+    me = tv.role.player  # type: ignore[union-attr]
+    s = tv.state
+    p = s.players[me]
+    now = to_do(tv)
+    lit = now != "none"
+    headline = HEADLINES[now] + ("!" if app.cue and lit else "")
+    banner = ft.Container(content=ft.Column([
+        text(headline, 28 if lit else 22, bold=True, color="#1a0d00" if lit else TEXT,
+             ident_="seat-state"),
+        text(tv.allowed.prompt if lit else tv.prompt, 17, color="#1a0d00" if lit else MUTED,
+             ident_="seat-prompt")], spacing=4),
+        bgcolor=GOLD if lit else SURFACE, border_radius=12, padding=14,
+        border=ft.Border.all(4, TEXT) if app.cue and lit else None)
+    stats = ft.Row([
+        _stat("Pool", p.blood, "#ff5a6e", "my-blood"),
+        _stat("Influence", p.influence, GOLD, "my-influence"),
+        _stat("Diablerie up/down", f"{p.diablerie_up}/{p.diablerie_down}", TEXT,
+              "my-diablerie"),
+        _stat("In hand", p.hand_size, TEXT, "my-hand"),
+    ], alignment=ft.MainAxisAlignment.SPACE_AROUND)
+    alliance = [text(f"{'Drained' if c.drained else 'Active'}: {c.card.name} — "
+                     + (f"{c.card.drained_influence} Inf" if c.drained else
+                        f"{c.card.influence} Inf, Feed {c.card.feed}, "
+                        f"Drain +{c.card.drain_blood}"),
+                     15, color=MUTED if c.drained else TEXT) for c in p.alliance]
+    mine: list[ft.Control] = [stats, text("Alliance", 16, bold=True), *alliance]
+    if p.relic:
+        used = "used" if p.relic_used else "unused"
+        mine.append(text(f"Relic: {p.relic.name} ({p.relic.influence} Inf, {used})", 15,
+                         color=GOLD))
+        if "use_relic" in tv.allowed.commands:
+            mine.append(button("Use my Relic", lambda e: on_relic_use(app, me),
+                               primary=False, ident_="relic-use"))
+    body: list[ft.Control] = [banner, card(*mine, ident_="my-numbers")]
+    body += _actions(app, tv, now)
+    where = [f"{location_name(s.locations[i].id)} — {line.split(': ', 1)[-1]}"
+             for i in range(len(s.locations)) if (line := position_line(s, i, me))]
+    body.append(card(heading("Where my cards lie", 18),
+                     *[text(w, 16) for w in where] or [text("No card deployed.", 15,
+                                                             color=MUTED)],
+                     ident_="my-cards"))
+    others = [text(f"{q.name}: {q.blood} Blood · {q.influence} Influence"
+                   + (" · OUT" if q.eliminated else ""), 16, ident_=f"pool-{i}")
+              for i, q in enumerate(s.players) if i != me]
+    body.append(card(heading("The others", 18), *others, color=SURFACE_HI))
+    body.append(button("Leave this seat", lambda e: on_leave_click(app), primary=False,
+                       ident_="leave"))
+    return frame(app, f"{p.name}'s seat", body, subtitle=status_line(app))
+
+
+def _actions(app: AppState, tv: TableView, now: str) -> list[ft.Control]:
+    """The forms for what this seat may do now."""
+    legal = _mine(app.legal(), tv)
+    al = tv.allowed
+    out: list[ft.Control] = []
+    if tv.state.phase == "game_over":
+        return out
+    if now == "turn":
+        if tv.state.phase == "setup":
+            out += setup_view(app, legal)
+        elif tv.state.phase == "planning":
+            out += planning_view(app, legal)
+    out += choice_panel(app) if tv.withdraw is not None else []
+    if al.name_cards:
+        out += naming_panel(app)
+    if al.take_back:
+        out += take_back_panel(app)
+    if "resolve_effect" in al.commands:
+        out += due_panel(app, legal)
+    if "peek" in al.commands:
+        out += peek_panel(app, legal)
+    return out

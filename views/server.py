@@ -1,0 +1,163 @@
+"""Starting the app (issue 11 item 9, issue 13 "start-up says nothing"): a desktop window, or a
+web server for the devices at a table, saying what started and where to open it.
+
+The web server is Flet's own ASGI app served by uvicorn, behind `OriginGuard`: a websocket from
+a foreign web origin (another site open in a phone's browser) is refused before it reaches a
+session. It listens on every interface only with `--web` (the user asked for it: phones must
+reach it); without a display and without `--web` it serves this computer only.
+"""
+
+import logging
+import os
+import socket
+import sys
+from collections.abc import Awaitable, Callable, MutableMapping
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from companion.network import ANY, base_urls, host_url
+
+Scope = MutableMapping[str, Any]
+ASGIApp = Callable[[Scope, Callable[[], Awaitable[Any]], Callable[[Any], Awaitable[None]]],
+                   Awaitable[None]]
+DEFAULT_PORT = 8550
+ASSETS = Path(__file__).resolve().parents[1] / "assets"
+"""Icons, splash and the web manifest (tools/make_icons.py); absent from a bare install."""
+
+
+def assets_dir() -> str | None:
+    """The assets folder if this install has one."""
+    return str(ASSETS) if ASSETS.is_dir() else None
+
+log = logging.getLogger(__name__)
+
+
+def same_origin(origin: str, host: str) -> bool:
+    """Whether a browser's Origin header names the address it connected to (the Host)."""
+    parts = urlsplit(origin.strip())
+    return parts.scheme in ("http", "https") and bool(host) and \
+        parts.netloc.lower() == host.strip().lower()
+
+
+class OriginGuard:
+    """ASGI middleware: refuse a websocket whose Origin is another site (HTTP 403).
+
+    A connection without an Origin header is no web page (Flet's desktop client, a script on
+    this computer) and passes; every page of this server sends its own origin.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+        if scope["type"] == "websocket":
+            headers = {k.lower(): v for k, v in scope.get("headers", [])}
+            origin = headers.get(b"origin")
+            host = headers.get(b"host", b"").decode("latin-1")
+            if origin is not None and not same_origin(origin.decode("latin-1"), host):
+                log.warning("websocket from a foreign origin refused: %r", origin)
+                await send({"type": "websocket.close", "code": 1008})
+                return
+        await self.app(scope, receive, send)
+
+
+def has_display() -> bool:
+    """Whether a desktop window can open here."""
+    if not sys.platform.startswith("linux") or os.environ.get("FLET_APP_STORAGE_DATA"):
+        return True  # a packaged app (flet build) or `flet run` always has its own window
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def web_app(main: Callable[..., Any]) -> ASGIApp:
+    """Flet's web app for `main`, behind the origin check."""
+    import flet_web.fastapi as flet_fastapi
+
+    app = flet_fastapi.FastAPI()
+    app.mount("/", flet_fastapi.app(main, no_cdn=True, assets_dir=assets_dir()))
+    return OriginGuard(app)
+
+
+def start(web: bool = False, port: int | None = None, data_dir: str | None = None,
+          host: str | None = None) -> None:
+    """Take the data folder (once, for the whole process; given up on exit) and start the app
+    (see the module docstring). A folder another process writes in is named, and the app
+    shows it instead of the games.
+
+    Raises:
+        OSError: the port cannot be listened on (e.g. it is taken).
+    """
+    import atexit
+
+    import flet as ft
+
+    from companion.paths import resolve_data_dir
+    from views.app import DataFolder, create_app
+
+    logging.getLogger("flet").setLevel(logging.WARNING)
+    path = resolve_data_dir(data_dir, create=False)
+    desktop = not web and host is None and has_display()
+    bind = host or ("0.0.0.0" if web else "127.0.0.1")
+    port = port or DEFAULT_PORT
+    urls = base_urls(bind, port)
+    where = f"http://{socket.gethostname()}:{port}" if bind in ANY else urls[0]
+    folder = DataFolder(path, role="desktop app" if desktop else "web server",
+                        address=None if desktop else where, auto_backup=True)
+    problem = folder.try_open()
+    atexit.register(folder.close)
+    if problem is not None:
+        print(f"The data folder cannot be used: {problem.message}", flush=True)
+    try:
+        if desktop:
+            print(f"Vendetta Companion: desktop window (data folder {path}).\n"
+                  "To let phones join a table, start it with --web.", flush=True)
+            ft.run(create_app(folder), assets_dir=assets_dir())
+            return
+        key = folder.hub.host_key if folder.hub is not None else None
+        print(startup_text(bind, port, urls, key, web, str(path)), flush=True)
+        import uvicorn
+
+        _exit_quietly_on_signals()  # uvicorn stops gracefully, then re-raises the signal
+        uvicorn.run(web_app(create_app(folder, base_urls=urls)), host=bind, port=port,
+                    ws="websockets-sansio", log_level="warning", timeout_graceful_shutdown=2)
+    finally:
+        folder.close()
+
+
+def _exit_quietly_on_signals() -> None:
+    """Ctrl-C or SIGTERM end the process with exit code 0 after the server stopped, through
+    the `finally` that gives the data folder up (not by the default handler's sudden death)."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return
+
+    def stop(signum: int, frame: object) -> None:
+        raise SystemExit(0)
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, stop)
+
+
+def startup_text(bind: str, port: int, urls: list[str], key: str | None, web: bool,
+                 folder: str) -> str:
+    """What the server says at start: where it listens, where to open it, the host address."""
+    lines = [f"Vendetta Companion web server on {bind}:{port} (data folder {folder})."]
+    if bind in ANY:
+        lines.append("Listening on every network interface because --web was given: "
+                     "devices on this network can open")
+        lines += [f"  {u}/" for u in urls]
+    elif not web:
+        lines.append("No display found: serving this computer only (use --web to let "
+                     "phones join).")
+        lines.append(f"  {urls[0]}/")
+    else:
+        lines.append(f"Open {urls[0]}/")
+    local = f"http://127.0.0.1:{port}" if bind in ANY + ("127.0.0.1",) else urls[0]
+    if key is not None:
+        lines.append("Host screen (opens games, shows the join codes; keep this address "
+                     "private):")
+        lines.append(f"  {host_url(local, key)}")
+    lines.append("Phones join a table at the address shown on the host's screen (QR code).")
+    return "\n".join(lines)
