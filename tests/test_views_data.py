@@ -172,8 +172,9 @@ def test_rotation_keeps_seven_days_and_four_weeks() -> None:
 
 
 def test_share_panel_text_picture_and_bgstats() -> None:
-    app = build(Service(MemoryGameStore()))
-    game = play(app.service, "four_players.json")
+    svc = Service(MemoryGameStore())
+    game = play(svc, "four_players.json")
+    app = build(svc)  # the app opens the played game at a table
     app.go("game")
     board = game.scoreboard
     assert board is not None
@@ -203,8 +204,9 @@ def test_share_panel_text_picture_and_bgstats() -> None:
 
 
 def test_tag_team_share_names_teams() -> None:
-    app = build(Service(MemoryGameStore()))
-    game = play(app.service, "tag_team.json")
+    svc = Service(MemoryGameStore())
+    game = play(svc, "tag_team.json")
+    app = build(svc)  # the app opens the played game at a table
     text = result_text(game)
     assert "Teams:" in text and "Players:" in text
     bg = bgstats_play(game)

@@ -99,11 +99,14 @@ def autoplay_step(app: AppState, rng: random.Random, *, withdraw: bool = True) -
         click(r, "feed")
     elif legal.phase == "location_setup":
         allies = {a.id: a for a in app.catalogue.allies}
+        taken: set[str] = set()  # picked for an earlier Location of this form
         for i, loc in enumerate(s.locations):
             offered = [o.key for o in find(r, f"ally-{loc.id}").options  # type: ignore[attr-defined]
-                       if o.key in allies]  # each Ally exists once (§1): only those offered
+                       if o.key in allies and o.key not in taken]  # each Ally exists once (§1)
             entry = allies[offered[(i + s.round) % len(offered)]] if offered else None
             select(r, f"ally-{loc.id}", entry.id if entry else "__new__")
+            if entry is not None:
+                taken.add(entry.id)
             if entry is None or not entry.complete():
                 name = (entry.name or entry.partial_name or f"Ally {entry.id}" if entry
                         else f"Ally {s.round}-{loc.id}")
