@@ -204,9 +204,7 @@ def test_share_panel_text_picture_and_bgstats() -> None:
 
 
 def test_tag_team_share_names_teams() -> None:
-    svc = Service(MemoryGameStore())
-    game = play(svc, "tag_team.json")
-    app = build(svc)  # the app opens the played game at a table
+    game = play(Service(MemoryGameStore()), "tag_team.json")
     text = result_text(game)
     assert "Teams:" in text and "Players:" in text
     bg = bgstats_play(game)
