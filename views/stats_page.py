@@ -5,7 +5,7 @@ from datetime import UTC, date, datetime, timedelta
 
 import flet as ft
 
-from companion.stats import Stats, compute
+from companion.stats import Stats
 from views.frame import frame
 from views.state import AppState
 from views.theme import (
@@ -205,7 +205,8 @@ def stats_view(app: AppState) -> list[ft.Control]:
                lambda e: on_filters_toggle(app), primary=False, ident_="stats-filters"))]
     if d["open"]:
         body.append(_filters_panel(app, d))
-    stats = compute(app.service.store.list_games(finished=True), **kwargs)
+    history = app.hub.service if app.hub is not None else app.service  # shared: one cache
+    stats = history.stats(**kwargs)
     summary = card(
         text(f"{stats.games} finished game(s) counted", 20, bold=True, color=GOLD,
              ident_="stats-games"),

@@ -17,11 +17,12 @@ are deleted; whatever moment a process dies, the last committed index is whole.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import secrets
 from bisect import bisect_left, bisect_right, insort
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -60,6 +61,14 @@ def search_text(summary: dict[str, Any]) -> str:
     """What a history search looks in: the player names and the winner, case-folded."""
     names = [str(n) for n in summary.get("players") or []]
     return "\n".join([*names, str(summary.get("winner") or "")]).casefold()
+
+
+def id_digest(game_ids: Iterable[str]) -> int:
+    """A fingerprint of a set of game ids (the same for the same set, in any order)."""
+    digest = 0
+    for gid in game_ids:
+        digest ^= int.from_bytes(hashlib.blake2b(gid.encode(), digest_size=8).digest(), "big")
+    return digest
 
 
 def terms_of(query: str | None) -> list[str]:
@@ -120,6 +129,8 @@ class HistoryIndex:
         """The games/ folder's mtime (ns) at the last checkpoint."""
         self.changed = False
         """Something is not checkpointed yet."""
+        self.ids = 0
+        """`id_digest` of the indexed game ids."""
         self._session = secrets.token_hex(4)
         self._stamps = 0
         self._next_file = 1
@@ -153,9 +164,9 @@ class HistoryIndex:
             [meta] = metas
             if (meta.get("format"), meta.get("version")) != (INDEX_FORMAT, INDEX_VERSION):
                 raise ValueError(f"not a {INDEX_FORMAT} version {INDEX_VERSION} manifest")
-            next_file, games_stamp = meta["next_file"], meta.get("games_stamp")
-            if type(next_file) is not int or not (games_stamp is None or
-                                                  type(games_stamp) is int):
+            next_file, games_stamp, digest = meta["next_file"], meta["games_stamp"], meta["ids"]
+            if type(next_file) is not int or type(digest) is not int or not (
+                    games_stamp is None or type(games_stamp) is int):
                 raise ValueError("bad meta record")
             shards = []
             for row in rows:
@@ -173,6 +184,7 @@ class HistoryIndex:
         except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
             raise IndexDamaged(path, f"unreadable index: {exc!r}") from None
         self._shards, self._next_file, self.games_stamp = shards, next_file, games_stamp
+        self.ids = digest
         self._where, self._complete, self._parsed, self._texts = {}, False, OrderedDict(), {}
         self.changed = False
         self.version += 1
@@ -371,9 +383,16 @@ class HistoryIndex:
             if self._games(shard)[game_id] == summary:
                 return False
             self._take(shard, game_id)
+        else:
+            self.ids ^= id_digest([game_id])
         key = (sort_key(summary), game_id)
         shard = self._shards[self._shard_at(key)]
         games = self._games(shard)
+        assert shard.order is not None
+        if shard is self._shards[-1] and len(games) >= SHARD_SIZE and key > shard.order[-1]:
+            shard = self._new_shard(key)  # the newest game: a new shard, the full one unchanged
+            self._shards.append(shard)
+            games = self._games(shard)
         order = shard.order
         assert order is not None
         self._touch(shard)
@@ -382,7 +401,7 @@ class HistoryIndex:
         shard.counts[is_finished(summary)] += 1
         self._where[game_id] = key
         if len(order) > SHARD_SIZE:
-            self._split(shard, key)
+            self._split(shard)
         self.version += 1
         return True
 
@@ -395,6 +414,7 @@ class HistoryIndex:
         if shard is None:
             return False
         self._take(shard, game_id)
+        self.ids ^= id_digest([game_id])
         self.version += 1
         return True
 
@@ -419,12 +439,10 @@ class HistoryIndex:
             shard.file = None
         self.changed = True
 
-    def _split(self, shard: Shard, key: Key) -> None:
-        """Cut a shard that grew too big: a game added after the last one starts a new shard;
-        otherwise the upper half moves to a new shard."""
+    def _split(self, shard: Shard) -> None:
+        """Cut a shard that grew too big: its upper half moves to a new shard."""
         assert shard.order is not None and shard.games is not None
-        last = shard is self._shards[-1] and shard.order[-1] == key
-        cut = len(shard.order) - 1 if last else len(shard.order) // 2
+        cut = len(shard.order) // 2
         moved = shard.order[cut:]
         new = self._new_shard(moved[0])
         assert new.games is not None
@@ -453,6 +471,7 @@ class HistoryIndex:
                 shard.counts[is_finished(summary)] += 1
             self._shards.append(shard)
         self._where = {key[1]: key for key, _ in keyed}
+        self.ids = id_digest(self._where)
         self._complete = True
         self.changed = True
         self.version += 1
@@ -479,7 +498,7 @@ class HistoryIndex:
                 db.drop_tables()  # no need to read the old one
                 db.table("meta").insert({"format": INDEX_FORMAT, "version": INDEX_VERSION,
                                          "next_file": self._next_file,
-                                         "games_stamp": games_stamp})
+                                         "games_stamp": games_stamp, "ids": self.ids})
                 db.table("shards").insert_multiple(
                     {"file": s.file, "low": list(s.low), "unfinished": s.counts[0],
                      "finished": s.counts[1], "stamp": s.stamp} for s in self._shards)

@@ -61,7 +61,16 @@ from .files import (
     repair_tail,
     write_synced,
 )
-from .history import Hints, HistoryIndex, IndexDamaged, IndexMoved, Shard, sort_key, terms_of
+from .history import (
+    Hints,
+    HistoryIndex,
+    IndexDamaged,
+    IndexMoved,
+    Shard,
+    id_digest,
+    sort_key,
+    terms_of,
+)
 from .lock import FolderLock
 from .records import (
     DamagedFile,
@@ -248,14 +257,14 @@ class TinyDBGameStore(GameStore):
             return None
 
     def _check_games_folder(self) -> None:
-        """If games/ changed since the checkpoint, list it: a journal the index lacks is added,
-        an indexed game without a journal dropped (every shard is read only if the numbers
-        differ)."""
+        """If games/ changed since the checkpoint, list it: if its games are not the index's
+        (their fingerprints differ), a journal the index lacks is added and an indexed game
+        without a journal dropped."""
         if self._games_stamp() == self._index.games_stamp:
             return
         on_disk = set(self._scan())
         self._index.changed = True  # commit the new stamp
-        if len(on_disk) == self._reading(lambda: self._index.count()):
+        if id_digest(on_disk) == self._index.ids:
             return
         indexed = self._reading(self._index.every_id)
         for gid in sorted(on_disk - indexed):
