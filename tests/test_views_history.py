@@ -88,3 +88,17 @@ def test_statistics_are_kept_and_counted_again_after_a_change(store) -> None:  #
     app.service.store.delete_game("h099")
     app.go("stats")
     assert value(app.root, "stats-games").startswith("75 finished")
+
+
+def test_statistics_show_at_most_a_page_of_players(tmp_path: Path) -> None:
+    from views.stats_page import PLAYERS_SHOWN
+
+    store = MemoryGameStore()
+    for i in range(PLAYERS_SHOWN + 10):  # a new first player each game: many players
+        store.create_game(header(f"p{i:03d}", i), summary(i, finished=True))
+    app = build(Service(store))
+    click(app.root, "stats")
+    shown_players = [i for i in ids(app.root) if i.startswith("player-stats-")]
+    assert len(shown_players) == PLAYERS_SHOWN
+    assert value(app.root, "players-more").startswith(
+        f"…and {PLAYERS_SHOWN + 10 + 2 - PLAYERS_SHOWN} more")
