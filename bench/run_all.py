@@ -212,7 +212,7 @@ def in_page_tap(page: Any, button: str, target: str) -> float:
 
     Raises: RuntimeError if it never shows.
     """
-    page.wait_for_selector(sel(button))
+    page.wait_for_selector(sel(button), state="attached")
     page.evaluate(ARM, [sel(target)])
     box = page.locator(sel(button)).first.bounding_box()
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
@@ -236,6 +236,7 @@ class Served:
                                      env=env, cwd=ROOT, stdout=subprocess.DEVNULL,
                                      stderr=subprocess.DEVNULL)
         self.url = f"http://127.0.0.1:{self.port}/"
+        self.data = data
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             try:
@@ -245,13 +246,15 @@ class Served:
                 if self.proc.poll() is not None:
                     raise RuntimeError("bench/serve.py exited at start") from None
                 time.sleep(0.05)
+        self.stop()  # it must not keep holding the data folder
         raise RuntimeError("the server did not answer")
 
     def open(self, browser: Any) -> Any:
         """A fresh browser page on the app, accessibility tree on."""
         page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
         page.set_default_timeout(60_000)
-        page.goto(self.url)
+        key = (self.data / "tables" / "host-key").read_text().strip()
+        page.goto(f"{self.url}?key={key}")  # the host's browser: it sees the home screen
         page.wait_for_selector("flt-semantics-placeholder", state="attached")
         page.locator("flt-semantics-placeholder").dispatch_event("click")
         page.wait_for_selector("flt-semantics-host flt-semantics")
@@ -271,7 +274,7 @@ def launch(browser: Any, data: Path) -> float:
     served = Served(data)
     try:
         page = served.open(browser)
-        page.wait_for_selector(sel("new-game"))
+        page.wait_for_selector(sel("new-game"), state="attached")
         ms = (time.perf_counter() - served.started) * 1000
         page.context.close()
     finally:
@@ -285,7 +288,7 @@ def screens(browser: Any, data: Path, n: int) -> tuple[list[float], list[float],
     served = Served(data)
     try:
         page = served.open(browser)
-        page.wait_for_selector(sel("new-game"))
+        page.wait_for_selector(sel("new-game"), state="attached")
         rows = page.locator('flt-semantics-host [flt-semantics-identifier^="game-"]').count()
         stats_ms, home_ms = [], []
         for _ in range(n):

@@ -64,7 +64,7 @@ def app(data_dir: str) -> None:
                     fh.write(f"play {(time.perf_counter() - start) * 1000:.3f}\n")
 
     Service.play = timed_play  # type: ignore[method-assign]
-    run(False, None, data_dir)
+    run(True, int(os.environ["FLET_SERVER_PORT"]), data_dir, host="127.0.0.1")
 
 
 if __name__ == "__main__":
