@@ -9,7 +9,8 @@ action, on `retry_save()`, and on `close()` (issue 10).
 import copy
 import hashlib
 import threading
-from collections.abc import Callable
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -24,6 +25,8 @@ from companion.catalogue import (
 )
 from companion.game import Action, Game
 from companion.scoring import influence
+from companion.stats import Stats, Totals, finish, tally
+from companion.stats import merge as merge_totals
 from companion.storage import ImportPlan, StorageError, describe_os_error
 from companion.storage.files import dumps
 from models.catalogue import Catalogue
@@ -40,7 +43,14 @@ class Store(Protocol):
     def create_game(self, header: dict, summary: dict) -> None: ...
     def append(self, game_id: str, entry: dict, summary: dict | None = None) -> None: ...
     def load(self, game_id: str) -> Any: ...
-    def list_games(self, finished: bool | None = None) -> list[dict]: ...
+    def list_games(self, finished: bool | None = None, limit: int | None = None, *,
+                   offset: int = 0, query: str | None = None) -> list[dict]: ...
+    def count_games(self, finished: bool | None = None, query: str | None = None) -> int: ...
+    def summaries(self, finished: bool | None = None) -> Iterator[dict]: ...
+    def summary_chunks(self, finished: bool | None = None
+                       ) -> list[tuple[str, Callable[[], list[dict]]]]: ...
+    @property
+    def version(self) -> int: ...
     def load_catalogue(self) -> dict: ...
     def save_catalogue(self, doc: dict) -> None: ...
     def import_game(self, doc: dict, validate: Any = None) -> str: ...
@@ -54,6 +64,10 @@ class Store(Protocol):
     def export_backup(self) -> dict: ...
     def flush(self) -> None: ...
     def close(self) -> None: ...
+
+
+STATS_KEPT = 8
+"""Filter sets whose statistics (and per-chunk totals) `Service.stats` keeps."""
 
 
 class UnsavedActions(RuntimeError):
@@ -131,6 +145,9 @@ class Service:
         """Journal entries of the open game that the disk refused, oldest first."""
         self.save_error: str | None = None
         """Why the last save failed (None once everything is saved)."""
+        self._stats: OrderedDict[tuple, tuple[int, Stats, dict[str, Totals]]] = OrderedDict()
+        self._stats_lock = threading.Lock()
+        self._warming: threading.Timer | None = None
 
     @property
     def read_only(self) -> bool:
@@ -314,9 +331,54 @@ class Service:
                 return False
             return True
 
-    def unfinished(self) -> list[dict]:
-        """Summaries of the stored games not yet over, newest first."""
-        return self.store.list_games(finished=False)
+    def unfinished(self, limit: int | None = None) -> list[dict]:
+        """Summaries of the stored games not yet over, newest first (at most `limit`)."""
+        return self.store.list_games(finished=False, limit=limit)
+
+    # --- statistics (issue 6), kept between renders (issue 12) --------------------------------
+
+    def stats(self, **filters: Any) -> Stats:
+        """Statistics over the finished games (filters as `companion.stats.compute`).
+
+        Kept per filter set until a stored game changes; then only the store's chunks that
+        changed are counted again (their totals are kept per chunk) and all are merged.
+        """
+        key = tuple(sorted((k, _hashable(v)) for k, v in filters.items() if v is not None))
+        with self._stats_lock:
+            version = self.store.version
+            kept = self._stats.get(key)
+            if kept is not None:
+                self._stats.move_to_end(key)
+                if kept[0] == version:
+                    return kept[1]
+            before = kept[2] if kept else {}
+            parts: dict[str, Totals] = {}
+            for stamp, read in self.store.summary_chunks(finished=True):
+                part = before.get(stamp)
+                parts[stamp] = part if part is not None else tally(read(), **filters)
+            stats = finish(merge_totals(parts.values()))
+            self._stats[key] = (version, stats, parts)
+            while len(self._stats) > STATS_KEPT:
+                self._stats.popitem(last=False)
+            return stats
+
+    def warm_stats(self, delay: float = 0.0) -> threading.Thread:
+        """Count the all-time statistics in the background (e.g. once the first screen is
+        shown, after `delay` seconds), so that the Statistics screen finds them ready; once
+        per service (later calls return the same thread)."""
+
+        def warm() -> None:
+            try:
+                self.stats()
+            except Exception:  # noqa: BLE001 - only a head start: the screen counts again
+                pass
+
+        with self._stats_lock:
+            if self._warming is None:
+                self._warming = threading.Timer(delay, warm)
+                self._warming.daemon = True
+                self._warming.start()
+            return self._warming
 
     # --- the user's card catalogue (issue 3) ---------------------------------------------------
 
@@ -467,6 +529,15 @@ class Service:
         user = upgrade(self.store.load_catalogue() or {})
         return {"version": CATALOGUE_VERSION, **{k: v for k, v in user.items()
                                                  if k in SECTIONS}}
+
+
+def _hashable(value: Any) -> Any:
+    """A filter value as a dictionary key."""
+    if isinstance(value, dict):
+        return tuple(sorted((k, _hashable(v)) for k, v in value.items()))
+    if isinstance(value, list | set | tuple):
+        return tuple(sorted(_hashable(v) for v in value))
+    return value
 
 
 def validate_game_document(doc: dict[str, Any]) -> dict[str, Any]:

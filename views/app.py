@@ -55,6 +55,11 @@ SCREENS: dict[str, Callable[[AppState], list[ft.Control]]] = {
 """Screen name (views.routes) → the function that draws it."""
 
 
+WARM_STATS_AFTER = 2.0
+"""Seconds after a session's first screen before the statistics are counted in the
+background (issue 12: the Statistics screen then opens at once; the launch is not slowed)."""
+
+
 @dataclass(frozen=True)
 class FolderProblem:
     """Why the data folder could not be opened for writing: what, where, and the ways out."""
@@ -251,6 +256,8 @@ def create_app(source: TableHub | Service | DataFolder, *, base_urls: list[str] 
         live.start(start, desktop=desktop or everyone_hosts)
         if live.browser:
             shell.sync()  # a blank page until the device's local storage is read
+        if hub is not None:  # the first screen is on its way: count statistics meanwhile
+            hub.service.warm_stats(WARM_STATS_AFTER)
 
     return main
 

@@ -6,7 +6,7 @@ from datetime import UTC, date, datetime, timedelta
 import flet as ft
 
 from companion.clock import length_text
-from companion.stats import Stats, compute
+from companion.stats import Stats
 from views.frame import frame
 from views.state import AppState
 from views.theme import (
@@ -143,10 +143,16 @@ def clan_table(stats: Stats) -> ft.Control:
     return card(heading("Clans", 19), *rows, ident_="stats-clans")
 
 
+PLAYERS_SHOWN = 30
+"""Player panels shown at most (those with the most wins): the list must not grow with the
+history (issue 12)."""
+
+
 def player_cards(stats: Stats) -> list[ft.Control]:
-    """One panel per player: games, wins, average and best Influence, nemesis."""
+    """One panel per player (the PLAYERS_SHOWN with most wins): games, wins, average and best
+    Influence, nemesis."""
     out: list[ft.Control] = [heading("Players", 19)]
-    for k, p in enumerate(stats.players):
+    for k, p in enumerate(stats.players[:PLAYERS_SHOWN]):
         nemesis = (f"Nemesis: {p.nemesis} (won {p.nemesis_wins} of the games {p.name} lost)"
                    if p.nemesis else "Nemesis: nobody yet")
         out.append(card(
@@ -157,6 +163,9 @@ def player_cards(stats: Stats) -> list[ft.Control]:
                  f"{p.average_influence:.1f} Influence · best {p.best_influence}", 15,
                  ident_=f"player-stats-{k}"),
             text(nemesis, 15, color=MUTED, ident_=f"nemesis-{k}"), color=SURFACE_HI))
+    if len(stats.players) > PLAYERS_SHOWN:
+        out.append(text(f"…and {len(stats.players) - PLAYERS_SHOWN} more players with fewer "
+                        "wins.", 15, color=MUTED, ident_="players-more"))
     return out
 
 
@@ -206,7 +215,8 @@ def stats_view(app: AppState) -> list[ft.Control]:
                lambda e: on_filters_toggle(app), primary=False, ident_="stats-filters"))]
     if d["open"]:
         body.append(_filters_panel(app, d))
-    stats = compute(app.service.store.list_games(finished=True), **kwargs)
+    history = app.hub.service if app.hub is not None else app.service  # shared: one cache
+    stats = history.stats(**kwargs)
     summary = card(
         text(f"{stats.games} finished game(s) counted", 20, bold=True, color=GOLD,
              ident_="stats-games"),
