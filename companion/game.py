@@ -77,8 +77,6 @@ class Game:
         self._state = initial_state(first)
         self._snapshots: list[GameState] = [self._state]  # after 0, 16, 32… actions
         self._events: list[AnyEvent] = [first]
-        self._legal: tuple[GameState, Legal] | None = None
-        """Legal actions of the state they were computed for (a state never changes)."""
 
     @classmethod
     def new(cls, start: GameSetup | Position, game_id: str | None = None) -> "Game":
@@ -133,10 +131,8 @@ class Game:
         return list(self._events)
 
     def legal(self) -> Legal:
-        """The legal next actions (computed once per state: every change makes a new state)."""
-        if self._legal is None or self._legal[0] is not self._state:
-            self._legal = (self._state, legal(self._state))
-        return self._legal[1]
+        """The legal next actions."""
+        return legal(self.state)
 
     def preview(self, command: AnyCommand | dict) -> list[AnyEvent]:
         """Events a command would produce, without playing it.
@@ -174,7 +170,7 @@ class Game:
                 apply_in_place(after, event)
         self.actions.append(action)
         self._events.extend(action.events)
-        self._state, self._legal = after, None  # `reuse` may have changed the state in place
+        self._state = after
         if not len(self.actions) % SNAPSHOT_EVERY:
             self._snapshots.append(after)
 

@@ -1,9 +1,8 @@
-"""Parts of a screen kept between renders (AppState.memo) and legal actions cached per state:
-a tap always shows the new state, undo the old one, and only unchanged parts are kept."""
+"""Parts of a screen kept between renders (AppState.memo): a tap always shows the new state,
+undo the old one, and only unchanged parts are kept."""
 
 import flet as ft
 
-from companion.legal import legal
 from companion.service import Service, summary
 from companion.storage import MemoryGameStore
 from tests.helpers import new_game, to_planning
@@ -89,16 +88,3 @@ def test_memo_rebuilds_when_its_inputs_change_and_keeps_only_the_last_render() -
     app._kept, app._keep = app._keep, {}
     assert app.memo("x", 2, lambda: part(2)) is not changed  # … drops it
     assert built == [1, 2, 2]
-
-
-def test_legal_actions_are_computed_once_per_state_and_follow_undo() -> None:
-    game = new_game(4)
-    to_planning(game)
-    first = game.legal()
-    assert game.legal() is first
-    game.play({"type": "pass_turn", "player": "Ann"} if "pass_turn" in first.commands
-              else {"type": "drain", "player": 0, "card": first.drainable[0]})
-    second = game.legal()
-    assert second is not first and second == legal(game.state)
-    game.undo()
-    assert game.legal() == first == legal(game.state)
