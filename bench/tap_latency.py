@@ -104,7 +104,7 @@ def serve_app(data_dir: str) -> None:
             _log(f"play {(time.perf_counter() - start) * 1000:.3f}")
 
     Service.play = timed_play  # type: ignore[method-assign]
-    run(False, None, data_dir)
+    run(True, int(os.environ["FLET_SERVER_PORT"]), data_dir, host="127.0.0.1")
 
 
 # --- browser half ------------------------------------------------------------------------------
@@ -152,6 +152,7 @@ class Served:
     def __init__(self, kind: str, data: Path | None = None, profile: str | None = None):
         from tests.browser.harness import free_port
 
+        self.data = data
         self.port = free_port()
         self.log = Path(tempfile.mkstemp(suffix=".log")[1])
         env = dict(os.environ, FLET_FORCE_WEB_SERVER="1", FLET_SERVER_PORT=str(self.port),
@@ -171,6 +172,12 @@ class Served:
                     raise RuntimeError(f"{kind} server exited at start") from None
                 time.sleep(0.05)
         raise RuntimeError(f"{kind} server did not answer")
+
+    @property
+    def host_key(self) -> str:
+        """The app server's host key (the host's own browser shows it the home screen)."""
+        assert self.data is not None
+        return (self.data / "tables" / "host-key").read_text().strip()
 
     def taps(self, key: str = "tap") -> list[float]:
         """Logged ms of one kind since the last `clear`."""
@@ -207,7 +214,7 @@ def trivial_taps(browser: Any, n: int) -> tuple[list[float], list[float]]:
     from tests.browser.harness import UI
 
     served = Served("trivial")
-    ui = UI(browser, served, TALL)  # type: ignore[arg-type]
+    ui = UI(browser, served, TALL, host=False)  # type: ignore[arg-type]
     ui.wait("tap")
     for k in range(1, 4):  # warm up
         in_page_tap(ui.page, "tap", "count", str(k))
