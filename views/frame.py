@@ -1,5 +1,7 @@
 """The frame around every screen: title bar, messages, scrolling body, undo/redo bar."""
 
+from __future__ import annotations
+
 import flet as ft
 
 from models.common import location_name
@@ -36,6 +38,12 @@ def status_line(app: AppState) -> str:
 
 def title_bar(app: AppState, title: str, subtitle: str | None = None) -> ft.Control:
     """The top bar: title, subtitle and a Home button."""
+    away = app.screen != "home" and app.problem is None
+    return app.memo("title-bar", (title, subtitle, away, app.can_go_back()),
+                    lambda: _title_bar(app, title, subtitle, away))
+
+
+def _title_bar(app: AppState, title: str, subtitle: str | None, away: bool) -> ft.Control:
     col = [ident("title", ft.Text(title, size=20, weight=ft.FontWeight.BOLD, color=TEXT))]
     if subtitle:
         col.append(ident("status", ft.Text(subtitle, size=15, color=GOLD)))
@@ -45,7 +53,6 @@ def title_bar(app: AppState, title: str, subtitle: str | None = None) -> ft.Cont
     home = ident("home", ft.IconButton(
         icon=ft.Icons.HOME, icon_color=TEXT, tooltip="Home", icon_size=28,
         on_click=lambda e: on_home_click(app), width=52, height=52), "Home")
-    away = app.screen != "home" and app.problem is None
     row = ft.Row([*([back] if away and app.can_go_back() else []),
                   ft.Column(col, spacing=2, expand=True), *([home] if away and app.host else [])],
                  vertical_alignment=ft.CrossAxisAlignment.CENTER)
@@ -98,14 +105,16 @@ def messages(app: AppState) -> list[ft.Control]:
     if app.error:
         out.append(error_box(app.error))
     if app.notice:
-        lines = [ft.Text(line, size=16, color="#ffb3b3" if "FRENZY" in line else TEXT)
-                 for line in app.notice[:12]]
-        out.append(ident("notice", ft.Container(
-            content=ft.Column([ft.Text("Just happened", size=14, color=MUTED), *lines],
-                              spacing=4),
-            bgcolor="#261417", border=ft.Border.all(1, GOLD), border_radius=10,
-            padding=12)))
+        out.append(app.memo("notice", tuple(app.notice[:12]), lambda: _notice(app.notice[:12])))
     return out
+
+
+def _notice(notice: list[str]) -> ft.Control:
+    lines = [ft.Text(line, size=16, color="#ffb3b3" if "FRENZY" in line else TEXT)
+             for line in notice]
+    return ident("notice", ft.Container(
+        content=ft.Column([ft.Text("Just happened", size=14, color=MUTED), *lines], spacing=4),
+        bgcolor="#261417", border=ft.Border.all(1, GOLD), border_radius=10, padding=12))
 
 
 def on_undo_click(app: AppState) -> None:
@@ -128,7 +137,18 @@ def undo_bar(app: AppState) -> ft.Control:
     """Undo / Redo / Table / Log, always one tap away, with what Undo will take back."""
     g = app.game
     last = (describe(g.actions[-1], g.state) if g.actions else "nothing yet")
-    bar = ft.Row([
+    hint = ident("undo-hint", ft.Text(f"Undo takes back #{len(g.actions)}: {last}", size=14,
+                                      color=MUTED,
+                                      max_lines=2, overflow=ft.TextOverflow.ELLIPSIS))
+    bar = app.memo("undo-buttons", (g.can_undo(), g.can_redo(), app.screen),
+                   lambda: _undo_buttons(app))
+    return ft.Container(content=ft.Column([hint, bar], spacing=6), bgcolor=SURFACE,
+                        padding=ft.Padding.symmetric(horizontal=10, vertical=8))
+
+
+def _undo_buttons(app: AppState) -> ft.Control:
+    g = app.game
+    return ft.Row([
         button("Undo", (lambda e: on_undo_click(app)) if g.can_undo() else None,
                expand=True, primary=False, ident_="undo"),
         button("Redo", (lambda e: on_redo_click(app)) if g.can_redo() else None,
@@ -138,11 +158,6 @@ def undo_bar(app: AppState) -> ft.Control:
         button("Log", lambda e: on_view_toggle(app, "log"), expand=True,
                selected=app.screen == "log", primary=False, ident_="nav-log"),
     ], spacing=6)
-    hint = ident("undo-hint", ft.Text(f"Undo takes back #{len(g.actions)}: {last}", size=14,
-                                      color=MUTED,
-                                      max_lines=2, overflow=ft.TextOverflow.ELLIPSIS))
-    return ft.Container(content=ft.Column([hint, bar], spacing=6), bgcolor=SURFACE,
-                        padding=ft.Padding.symmetric(horizontal=10, vertical=8))
 
 
 def frame(app: AppState, title: str, body: list[ft.Control], *, subtitle: str | None = None,

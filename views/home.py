@@ -1,5 +1,7 @@
 """Home: new game, resume, history, quick score, rules and catalogue."""
 
+from __future__ import annotations
+
 import flet as ft
 
 from views.frame import frame
