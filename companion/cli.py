@@ -128,13 +128,22 @@ class RedoEntry(Frozen):
     kind: Literal["redo"]
 
 
+class ClockEntry(Frozen):
+    """The game clock started (a table opened the game) or stopped (schema version 3)."""
+
+    kind: Literal["clock"]
+    running: bool
+    at: str
+    """When (ISO 8601, UTC)."""
+
+
 class GameDocument(Frozen):
     """An exported game (`Game.to_document()`)."""
 
     format: Literal["vendetta-companion/game"]
     schema_version: int
     header: GameHeader
-    entries: list[ActionEntry | UndoEntry | RedoEntry]
+    entries: list[ActionEntry | UndoEntry | RedoEntry | ClockEntry]
     summary: dict[str, Any] | None = None
     """History-index summary, as exported by the app's storage (optional)."""
 
@@ -430,6 +439,8 @@ def cmd_score(path: str, as_json: bool) -> int:
 
 CLI_LOCK_WAIT = 3.0
 """Seconds a command that writes waits for the data folder before it gives up (exit 3)."""
+LIST_PAGE = 500
+"""Games `games list` reads from the index at a time (it prints them as it goes)."""
 
 
 class IOFailure(Exception):
@@ -523,11 +534,12 @@ def cmd_games(action: str, args: list[str], data_dir: str | None) -> int:
     try:
         _report_damage(store)
         if action == "list":
-            for g in store.list_games():
-                state = f"won by {g.get('winner')}" if g.get("finished") else (
-                    f"round {g.get('round')}, {g.get('phase')}")
-                print(f"{g['game_id']}  {str(g.get('created', ''))[:16]}  "
-                      f"{', '.join(map(str, g.get('players') or []))}  {state}")
+            for offset in range(0, store.count_games(), LIST_PAGE):
+                for g in store.list_games(limit=LIST_PAGE, offset=offset):
+                    state = f"won by {g.get('winner')}" if g.get("finished") else (
+                        f"round {g.get('round')}, {g.get('phase')}")
+                    print(f"{g['game_id']}  {str(g.get('created', ''))[:16]}  "
+                          f"{', '.join(map(str, g.get('players') or []))}  {state}")
         elif action == "export":
             game_id, path = args
             _write_output(path, json.dumps(store.export_game(game_id), indent=1) + "\n")

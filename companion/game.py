@@ -7,6 +7,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from companion.apply import apply_in_place, initial_state
+from companion.clock import CLOCK_KIND, ClockMark, GameTime, now_utc, parse_time, played
 from companion.engine import execute, run
 from companion.errors import brief
 from companion.legal import Legal, legal
@@ -77,6 +78,11 @@ class Game:
         self._state = initial_state(first)
         self._snapshots: list[GameState] = [self._state]  # after 0, 16, 32… actions
         self._events: list[AnyEvent] = [first]
+        self._rounds: list[int] = [self._state.round]
+        """The round after each number of actions (the game clock splits time by round)."""
+        self.clock: list[ClockMark] = []
+        """When the game was opened and closed at a table (companion.clock); no effect on
+        the state."""
 
     @classmethod
     def new(cls, start: GameSetup | Position, game_id: str | None = None) -> "Game":
@@ -171,6 +177,7 @@ class Game:
         self.actions.append(action)
         self._events.extend(action.events)
         self._state = after
+        self._rounds.append(after.round)
         if not len(self.actions) % SNAPSHOT_EVERY:
             self._snapshots.append(after)
 
@@ -191,6 +198,7 @@ class Game:
         if not self.actions:
             raise IndexError("nothing to undo: this is the start of the game")
         action = self.actions.pop()
+        self._rounds.pop()
         del self._events[len(self._events) - len(action.events):]
         n = len(self.actions)
         del self._snapshots[n // SNAPSHOT_EVERY + 1:]
@@ -215,6 +223,31 @@ class Game:
         """Final standings once the game is over."""
         return self.state.scoreboard
 
+    # --- the game clock (issue 13) ---------------------------------------------------------------
+
+    def clock_running(self) -> bool:
+        """Whether the clock runs (the game is open at a table and not over)."""
+        return bool(self.clock) and self.clock[-1].running and self.state.phase != "game_over"
+
+    def mark_clock(self, running: bool) -> ClockMark:
+        """Start or stop the clock now; returns the mark (to be journaled)."""
+        mark = ClockMark(running, now_utc())
+        self.clock.append(mark)
+        return mark
+
+    def time(self, now: datetime | None = None) -> GameTime | None:
+        """Played time in all and per round (None if the clock never ran for this game)."""
+        if not self.clock:
+            return None
+        times: list[tuple[datetime, int]] = []
+        for i, action in enumerate(self.actions):
+            if action.at is not None:
+                times.append((parse_time(action.at), self._rounds[i + 1]))
+        ended = None
+        if self.state.phase == "game_over" and self.actions and self.actions[-1].at:
+            ended = parse_time(self.actions[-1].at)
+        return played(self.clock, times, ended, now or now_utc(), self._rounds[0])
+
     # --- journal (storage) ---------------------------------------------------------------------
 
     def header_doc(self) -> dict[str, Any]:
@@ -229,7 +262,8 @@ class Game:
     def journal(self) -> list[dict[str, Any]]:
         """A compact journal that rebuilds this game: its actions, then its redo stack."""
         entries = [self.action_entry(a) for a in self.actions + self.redo_stack[::-1]]
-        return entries + [{"kind": "undo"}] * len(self.redo_stack)
+        entries += [{"kind": "undo"}] * len(self.redo_stack)
+        return entries + [mark.entry() for mark in self.clock]
 
     def to_document(self) -> dict[str, Any]:
         """The whole game as one JSON document (docs/formats.md)."""
@@ -242,7 +276,7 @@ class Game:
         """Rebuild a game from its header and journal entries.
 
         With `verify`, every command is executed again and must give the recorded events
-        (refuses a tampered log).
+        (refuses a tampered log). Clock entries are kept in `clock` and change no state.
 
         Raises:
             ReplayError: an entry is malformed, refused by the rules, or inconsistent.
@@ -258,6 +292,8 @@ class Game:
                     game.undo()
                 elif kind == "redo":
                     game.redo()
+                elif kind == CLOCK_KIND:
+                    game.clock.append(ClockMark.from_entry(entry))
                 elif kind == "action":
                     action = Action(command=COMMAND_ADAPTER.validate_python(entry["command"]),
                                     events=EVENT_LIST_ADAPTER.validate_python(entry["events"]),

@@ -6,7 +6,12 @@ listed as unsaved with the reason, and is written, in order, before anything els
 action, on `retry_save()`, and on `close()` (issue 10).
 """
 
+import copy
+import hashlib
 import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from companion.catalogue import (
@@ -20,7 +25,10 @@ from companion.catalogue import (
 )
 from companion.game import Action, Game
 from companion.scoring import influence
-from companion.storage import describe_os_error
+from companion.stats import Stats, Totals, finish, tally
+from companion.stats import merge as merge_totals
+from companion.storage import ImportPlan, StorageError, describe_os_error
+from companion.storage.files import dumps
 from models.catalogue import Catalogue
 from models.commands import AnyCommand
 from models.setup import GameSetup, Position
@@ -30,22 +38,55 @@ class Store(Protocol):
     """What the service needs of a game store (see companion.storage)."""
 
     read_only: bool
+    writable: bool
 
     def create_game(self, header: dict, summary: dict) -> None: ...
     def append(self, game_id: str, entry: dict, summary: dict | None = None) -> None: ...
     def load(self, game_id: str) -> Any: ...
-    def list_games(self, finished: bool | None = None) -> list[dict]: ...
+    def list_games(self, finished: bool | None = None, limit: int | None = None, *,
+                   offset: int = 0, query: str | None = None) -> list[dict]: ...
+    def count_games(self, finished: bool | None = None, query: str | None = None) -> int: ...
+    def summaries(self, finished: bool | None = None) -> Iterator[dict]: ...
+    def summary_chunks(self, finished: bool | None = None
+                       ) -> list[tuple[str, Callable[[], list[dict]]]]: ...
+    @property
+    def version(self) -> int: ...
     def load_catalogue(self) -> dict: ...
     def save_catalogue(self, doc: dict) -> None: ...
     def import_game(self, doc: dict, validate: Any = None) -> str: ...
     def import_backup(self, doc: dict, validate: Any = None,
                       validate_catalogue: Any = None) -> list[str]: ...
+    def check_game(self, doc: dict, validate: Any = None) -> ImportPlan: ...
+    def check_backup(self, doc: dict, validate: Any = None,
+                     validate_catalogue: Any = None) -> ImportPlan: ...
+    def has_game(self, game_id: str) -> bool: ...
+    def export_game(self, game_id: str) -> dict: ...
+    def export_backup(self) -> dict: ...
     def flush(self) -> None: ...
     def close(self) -> None: ...
 
 
+STATS_KEPT = 8
+"""Filter sets whose statistics (and per-chunk totals) `Service.stats` keeps."""
+
+
 class UnsavedActions(RuntimeError):
     """The open game has actions the disk refused; they must be saved before it is left."""
+
+
+Progress = Callable[[int, int], None]
+"""Told (games checked, games in the file) while a file is checked."""
+
+
+@dataclass
+class FileCheck:
+    """A game or backup file checked as importing or restoring it will check it; nothing
+    written. Give it back to `import_game`/`restore_backup` with the same document."""
+
+    plan: ImportPlan
+    """What the file holds and what applying it would add or replace."""
+    replayed: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)
+    """Summaries of the games checked, by `journal_digest` (not replayed again)."""
 
 
 def summary(game: Game) -> dict[str, Any]:
@@ -75,6 +116,7 @@ def summary(game: Game) -> dict[str, Any]:
         ],
         "haven_winners": [None] * _rounds_before(game) + [
             s.players[w].name if w is not None else None for w in s.haven_winners],
+        "time": played.summary() if (played := game.time()) else None,
     }
 
 
@@ -103,6 +145,9 @@ class Service:
         """Journal entries of the open game that the disk refused, oldest first."""
         self.save_error: str | None = None
         """Why the last save failed (None once everything is saved)."""
+        self._stats: OrderedDict[tuple, tuple[int, Stats, dict[str, Totals]]] = OrderedDict()
+        self._stats_lock = threading.Lock()
+        self._warming: threading.Timer | None = None
 
     @property
     def read_only(self) -> bool:
@@ -254,9 +299,86 @@ class Service:
             except Exception:  # noqa: BLE001 - best effort: the banner keeps saying it
                 return False
 
-    def unfinished(self) -> list[dict]:
-        """Summaries of the stored games not yet over, newest first."""
-        return self.store.list_games(finished=False)
+    # --- the game clock (issue 13): a table calls these when it opens or closes the game ------
+
+    def clock_start(self) -> bool:
+        """Start the open game's clock (a table opened it); True if a clock entry was stored.
+
+        Does nothing when no game is open, the game is over, the clock already runs or the
+        store is read-only. A clock mark is stored at once or not at all (it is never queued
+        with unsaved actions): a disk that refuses it leaves the clock as it was.
+        """
+        return self._mark_clock(True)
+
+    def clock_stop(self) -> bool:
+        """Stop the open game's clock (its table closed); True if a clock entry was stored."""
+        return self._mark_clock(False)
+
+    def _mark_clock(self, running: bool) -> bool:
+        with self.lock:
+            game = self.game
+            if game is None or self.read_only or game.state.phase == "game_over":
+                return False
+            if (game.clock[-1].running if game.clock else False) == running:
+                return False
+            if not self.save_now():  # journal order: queued actions first
+                return False
+            mark = game.mark_clock(running)
+            try:
+                self.store.append(game.header.game_id, mark.entry(), summary(game))
+            except (OSError, ValueError, StorageError):
+                game.clock.pop()
+                return False
+            return True
+
+    def unfinished(self, limit: int | None = None) -> list[dict]:
+        """Summaries of the stored games not yet over, newest first (at most `limit`)."""
+        return self.store.list_games(finished=False, limit=limit)
+
+    # --- statistics (issue 6), kept between renders (issue 12) --------------------------------
+
+    def stats(self, **filters: Any) -> Stats:
+        """Statistics over the finished games (filters as `companion.stats.compute`).
+
+        Kept per filter set until a stored game changes; then only the store's chunks that
+        changed are counted again (their totals are kept per chunk) and all are merged.
+        """
+        key = tuple(sorted((k, _hashable(v)) for k, v in filters.items() if v is not None))
+        with self._stats_lock:
+            version = self.store.version
+            kept = self._stats.get(key)
+            if kept is not None:
+                self._stats.move_to_end(key)
+                if kept[0] == version:
+                    return kept[1]
+            before = kept[2] if kept else {}
+            parts: dict[str, Totals] = {}
+            for stamp, read in self.store.summary_chunks(finished=True):
+                part = before.get(stamp)
+                parts[stamp] = part if part is not None else tally(read(), **filters)
+            stats = finish(merge_totals(parts.values()))
+            self._stats[key] = (version, stats, parts)
+            while len(self._stats) > STATS_KEPT:
+                self._stats.popitem(last=False)
+            return stats
+
+    def warm_stats(self, delay: float = 0.0) -> threading.Thread:
+        """Count the all-time statistics in the background (e.g. once the first screen is
+        shown, after `delay` seconds), so that the Statistics screen finds them ready; once
+        per service (later calls return the same thread)."""
+
+        def warm() -> None:
+            try:
+                self.stats()
+            except Exception:  # noqa: BLE001 - only a head start: the screen counts again
+                pass
+
+        with self._stats_lock:
+            if self._warming is None:
+                self._warming = threading.Timer(delay, warm)
+                self._warming.daemon = True
+                self._warming.start()
+            return self._warming
 
     # --- the user's card catalogue (issue 3) ---------------------------------------------------
 
@@ -285,12 +407,12 @@ class Service:
         self.import_catalogue({section: [entry]})
         return self.catalogue()
 
-    def import_catalogue(self, doc: Any) -> Catalogue:
-        """Merge a catalogue document (e.g. shared by another group) into the user's one.
+    def check_catalogue(self, doc: Any) -> dict[str, Any]:
+        """The user's catalogue as merging `doc` into it would make it, checked; nothing saved.
 
         Raises:
             CatalogueError: malformed document (or saved catalogue), naming the card and
-                field; nothing is saved.
+                field.
         """
         incoming = parse(doc)
         try:
@@ -307,33 +429,115 @@ class Service:
                 entries[e.id] = {**entries.get(e.id, {}), **given}
             combined[section] = list(entries.values())
         merge(shipped(), parse(combined))
-        self.store.save_catalogue(combined)
+        return combined
+
+    def import_catalogue(self, doc: Any) -> Catalogue:
+        """Merge a catalogue document (e.g. shared by another group) into the user's one.
+
+        Raises:
+            CatalogueError: malformed document (or saved catalogue), naming the card and
+                field; nothing is saved.
+        """
+        self.store.save_catalogue(self.check_catalogue(doc))
         return self.catalogue()
 
     # --- moving games in and out (issue 4; validated as in issue 10) ---------------------------
 
-    def import_game(self, doc: dict[str, Any]) -> str:
+    def import_game(self, doc: dict[str, Any], checked: FileCheck | None = None) -> str:
         """Store an exported game after replaying it through the rules engine; its id.
 
+        With `checked` (from `check_game` of this document) the games it replayed are not
+        replayed again.
         Raises:
             ImportRefused: malformed, tampered, or an id clash; nothing is written.
         """
-        return self.store.import_game(doc, validate=validate_game_document)
+        return self.store.import_game(doc, validate=self._validator(checked))
 
-    def restore_backup(self, doc: dict[str, Any]) -> list[str]:
+    def restore_backup(self, doc: dict[str, Any], checked: FileCheck | None = None
+                       ) -> list[str]:
         """Restore a backup: every game and the catalogue checked as on import, all or nothing.
 
+        With `checked` (from `check_backup` of this document) the games it replayed are not
+        replayed again.
         Raises:
             ImportRefused: any part is refused; nothing is written.
         """
-        return self.store.import_backup(doc, validate=validate_game_document,
+        return self.store.import_backup(doc, validate=self._validator(checked),
                                         validate_catalogue=validate_catalogue_document)
+
+    def check_game(self, doc: dict[str, Any], progress: Progress | None = None) -> FileCheck:
+        """Check a game file as `import_game` will, writing nothing (a preview).
+
+        Raises:
+            ImportRefused: what is wrong and where.
+        """
+        check = FileCheck(ImportPlan([], []))
+        check.plan = self.store.check_game(doc, self._validator(check, progress, 1, True))
+        return check
+
+    def check_backup(self, doc: dict[str, Any], progress: Progress | None = None) -> FileCheck:
+        """Check a backup as `restore_backup` will (every game replayed, the catalogue checked
+        like an imported one), writing nothing (a preview); `progress` hears of each game.
+
+        Raises:
+            ImportRefused: what is wrong and where.
+        """
+        total = len(doc["games"]) if isinstance(doc.get("games"), list) else 0
+        check = FileCheck(ImportPlan([], []))
+        check.plan = self.store.check_backup(doc, self._validator(check, progress, total, True),
+                                             validate_catalogue_document)
+        return check
+
+    def _validator(self, check: FileCheck | None, progress: Progress | None = None,
+                   total: int = 0, preview: bool = False
+                   ) -> Callable[[dict[str, Any]], dict[str, Any]]:
+        """`validate_game_document`, remembering results in `check` by content. In a preview,
+        a game stored here with the same journal counts as checked: it was checked when it
+        was stored, and applying it adds nothing."""
+        if check is None:
+            return validate_game_document
+        seen = [0]
+
+        def validate(doc: dict[str, Any]) -> dict[str, Any]:
+            key = journal_digest(doc)
+            if key not in check.replayed:
+                known = self._stored_summary(doc) if preview else None
+                check.replayed[key] = known or validate_game_document(doc)
+            seen[0] += 1
+            if progress is not None:
+                progress(seen[0], total)
+            return copy.deepcopy(check.replayed[key])
+
+        return validate
+
+    def _stored_summary(self, doc: dict[str, Any]) -> dict[str, Any] | None:
+        """The stored summary of this very game (same header and journal), or None."""
+        header = doc.get("header")
+        gid = header.get("game_id") if isinstance(header, dict) else None
+        if not isinstance(gid, str) or not self.store.has_game(gid):
+            return None
+        try:
+            stored = self.store.load(gid)
+        except (KeyError, StorageError):
+            return None
+        if (stored.header, stored.entries) != (header, doc.get("entries")):
+            return None
+        return stored.summary
 
     def export_catalogue(self) -> dict[str, Any]:
         """The user's catalogue as a shareable JSON document."""
         user = upgrade(self.store.load_catalogue() or {})
         return {"version": CATALOGUE_VERSION, **{k: v for k, v in user.items()
                                                  if k in SECTIONS}}
+
+
+def _hashable(value: Any) -> Any:
+    """A filter value as a dictionary key."""
+    if isinstance(value, dict):
+        return tuple(sorted((k, _hashable(v)) for k, v in value.items()))
+    if isinstance(value, list | set | tuple):
+        return tuple(sorted(_hashable(v) for v in value))
+    return value
 
 
 def validate_game_document(doc: dict[str, Any]) -> dict[str, Any]:
@@ -346,6 +550,11 @@ def validate_game_document(doc: dict[str, Any]) -> dict[str, Any]:
     return summary(Game.from_journal(doc["header"], doc["entries"], verify=True))
 
 
+def journal_digest(doc: dict[str, Any]) -> str:
+    """A digest of a game document's header and journal (same content, same digest)."""
+    return hashlib.sha256(dumps([doc.get("header"), doc.get("entries")]).encode()).hexdigest()
+
+
 def validate_catalogue_document(doc: dict[str, Any]) -> Catalogue:
     """Import check of a whole catalogue: the same as `catalogue import` makes.
 
@@ -355,5 +564,6 @@ def validate_catalogue_document(doc: dict[str, Any]) -> Catalogue:
     return merge(shipped(), parse(doc))
 
 
-__all__ = ["CatalogueError", "Service", "UnsavedActions", "summary",
+__all__ = ["CatalogueError", "FileCheck", "Progress", "Service", "UnsavedActions",
+           "journal_digest", "summary",
            "validate_catalogue_document", "validate_game_document"]

@@ -68,6 +68,17 @@ class HavenRate(Frozen):
     """wins / games."""
 
 
+class LengthStats(Frozen):
+    """How long games with one number of players take (issue 13)."""
+
+    player_count: int
+    """Players at the table."""
+    games: int
+    """Finished games of that size whose clock ran."""
+    average_seconds: float
+    """Average played time (the game clock: paused while the app was closed)."""
+
+
 class Stats(Frozen):
     """Statistics over the chosen games."""
 
@@ -83,6 +94,8 @@ class Stats(Frozen):
     """Diablerie tokens held at the end (all players) per game."""
     haven: list[HavenRate]
     """Per round; the round 3 line is the last Prince's Haven of the game."""
+    lengths: list[LengthStats] = []
+    """Average length by player count, fewest players first (timed games only)."""
 
 
 @dataclass
@@ -100,6 +113,35 @@ class _Tally:
         self.influence += influence
         if self.best is None or influence > self.best:
             self.best = influence
+
+    def absorb(self, other: "_Tally") -> None:
+        """Add another tally of the same name (of other games)."""
+        self.games += other.games
+        self.wins += other.wins
+        self.influence += other.influence
+        if other.best is not None and (self.best is None or other.best > self.best):
+            self.best = other.best
+        for who, n in other.beaten_by.items():
+            self.beaten_by[who] = self.beaten_by.get(who, 0) + n
+
+
+@dataclass
+class Totals:
+    """Running totals over some finished games: what `finish` turns into `Stats`. Totals of
+    disjoint sets of games `merge` into the totals of all of them (names as first seen in the
+    order merged), so a cache can keep totals per chunk of the history and redo only the
+    chunks that changed."""
+
+    games: int = 0
+    frenzies: int = 0
+    diablerie: int = 0
+    haven: list[list[int]] = field(default_factory=lambda: [[0, 0] for _ in range(3)])
+    """Per round: [games where somebody won the Prince's Haven, of those won by them]."""
+    clans: dict[str, _Tally] = field(default_factory=dict)
+    players: dict[str, _Tally] = field(default_factory=dict)
+    """By case-folded name."""
+    lengths: dict[int, list[int]] = field(default_factory=dict)
+    """By player count: [games whose clock ran, their played seconds] (issue 13)."""
 
 
 def _when(value: date | datetime | None, end_of_day: bool = False) -> datetime | None:
@@ -133,14 +175,20 @@ def compute(summaries: Iterable[dict[str, Any]], *, since: date | datetime | Non
     `since`/`until` bound the creation time (a date includes that whole day); `player_count`
     is one count or several; `variants` keeps games whose variants match every given flag.
     """
+    return finish(tally(summaries, since=since, until=until, player_count=player_count,
+                        variants=variants))
+
+
+def tally(summaries: Iterable[dict[str, Any]], *, since: date | datetime | None = None,
+          until: date | datetime | None = None, player_count: int | Iterable[int] | None = None,
+          variants: dict[str, bool] | None = None) -> Totals:
+    """The totals of the finished games among `summaries` that pass the filters (`compute`)."""
     start, end = _when(since), _when(until, end_of_day=True)
     counts = {player_count} if isinstance(player_count, int) else (
         set(player_count) if player_count is not None else None)
     wanted = list((variants or {}).items())
-    clans: dict[str, _Tally] = {}
-    players: dict[str, _Tally] = {}
-    games = frenzies = diablerie = 0
-    haven = [[0, 0] for _ in range(3)]
+    t = Totals()
+    clans, players, haven = t.clans, t.players, t.haven
     for s in summaries:
         if not s.get("finished") or s.get("winner") is None:
             continue
@@ -156,7 +204,12 @@ def compute(summaries: Iterable[dict[str, Any]], *, since: date | datetime | Non
             created = created if created.tzinfo else created.replace(tzinfo=UTC)
             if (start and created < start) or (end and created > end):
                 continue
-        games += 1
+        t.games += 1
+        timed = s.get("time")
+        if isinstance(timed, dict) and isinstance(timed.get("seconds"), int) and timed["seconds"]:
+            length = t.lengths.setdefault(s.get("player_count", len(rows)), [0, 0])
+            length[0] += 1
+            length[1] += timed["seconds"]
         winner = s["winner"]
         flags = s.get("variants")
         tag = flags.get("tag_team") if flags else any(r.get("team") for r in rows)
@@ -165,35 +218,64 @@ def compute(summaries: Iterable[dict[str, Any]], *, since: date | datetime | Non
         for r in rows:
             name, influence = r["name"], r.get("influence") or 0
             key = name.strip().casefold()
-            tally = players.get(key) or players.setdefault(key, _Tally(name))
-            tally.add(influence, won[name])
+            player = players.get(key) or players.setdefault(key, _Tally(name))
+            player.add(influence, won[name])
             if not won[name]:
-                beaten_by = tally.beaten_by
+                beaten_by = player.beaten_by
                 for w in winners:
                     beaten_by[w] = beaten_by.get(w, 0) + 1
             if r.get("clan"):
                 clan = clans.get(r["clan"]) or clans.setdefault(r["clan"], _Tally(r["clan"]))
                 clan.add(influence, won[name])
-            frenzies += r.get("frenzies") or 0
-            diablerie += r.get("diablerie") or 0
+            t.frenzies += r.get("frenzies") or 0
+            t.diablerie += r.get("diablerie") or 0
         havens = s.get("haven_winners") or []
         for offset, who in enumerate(havens[-3:]):
             if who is not None:
                 line = haven[3 - len(havens[-3:]) + offset]
                 line[0] += 1
                 line[1] += won.get(who, False)
+    return t
+
+
+def merge(parts: Iterable[Totals]) -> Totals:
+    """The totals of all the games of `parts` (each of other games); `parts` are unchanged."""
+    out = Totals()
+    for part in parts:
+        out.games += part.games
+        out.frenzies += part.frenzies
+        out.diablerie += part.diablerie
+        for mine, theirs in zip(out.haven, part.haven, strict=True):
+            mine[0] += theirs[0]
+            mine[1] += theirs[1]
+        for count, (n, seconds) in part.lengths.items():
+            mine = out.lengths.setdefault(count, [0, 0])
+            mine[0] += n
+            mine[1] += seconds
+        for mine_by, theirs_by in ((out.clans, part.clans), (out.players, part.players)):
+            for key, other in theirs_by.items():
+                tally_ = mine_by.get(key) or mine_by.setdefault(key, _Tally(other.name))
+                tally_.absorb(other)
+    return out
+
+
+def finish(t: Totals) -> Stats:
+    """The statistics of some totals."""
+    games, clans, players = t.games, t.clans, t.players
     return Stats(
         games=games,
-        clans=sorted((ClanStats(clan=t.name, games=t.games, wins=t.wins,
-                                win_rate=_rate(t.wins, t.games),
-                                average_influence=t.influence / t.games)
-                      for t in clans.values()), key=lambda c: (-c.win_rate, -c.games, c.clan)),
-        players=sorted((_player(t, players) for t in players.values()),
+        clans=sorted((ClanStats(clan=c.name, games=c.games, wins=c.wins,
+                                win_rate=_rate(c.wins, c.games),
+                                average_influence=c.influence / c.games)
+                      for c in clans.values()), key=lambda c: (-c.win_rate, -c.games, c.clan)),
+        players=sorted((_player(p, players) for p in players.values()),
                        key=lambda p: (-p.wins, -p.games, p.name.casefold())),
-        frenzies_per_game=_rate(frenzies, games),
-        diablerie_per_game=_rate(diablerie, games),
+        frenzies_per_game=_rate(t.frenzies, games),
+        diablerie_per_game=_rate(t.diablerie, games),
         haven=[HavenRate(round=i + 1, games=g, wins=w, rate=_rate(w, g))
-               for i, (g, w) in enumerate(haven)],
+               for i, (g, w) in enumerate(t.haven)],
+        lengths=[LengthStats(player_count=n, games=g, average_seconds=total / g)
+                 for n, (g, total) in sorted(t.lengths.items())],
     )
 
 

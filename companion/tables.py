@@ -826,10 +826,18 @@ class TableHub:
         """
         with self._lock:
             table = self.get(table_id)
+            table.service.clock_stop()  # the game's clock runs while a table has it open
             del self._open[table_id]
             if self.tables_dir is not None:
                 (self.tables_dir / f"{table.game_id}.json").unlink(missing_ok=True)
         table._close()
+
+    def stop_clocks(self) -> None:
+        """Stop the game clock of every open table (the server or window is closing; the
+        tables stay stored and their clocks start again when they are opened)."""
+        with self._lock:
+            for table in self._open.values():
+                table.service.clock_stop()
 
     def _find(self, game_id: str) -> str | None:
         for table_id, game in self.table_ids().items():
@@ -851,6 +859,7 @@ class TableHub:
         self.save_record(record)
         table = Table(self, record, game)
         self._open[record.table_id] = table
+        table.service.clock_start()  # runs while the table is open, devices or not
         return table
 
     def _load(self, table_id: str) -> Table:
@@ -870,6 +879,7 @@ class TableHub:
         del self._stored[table_id]
         table = Table(self, record, game)
         self._open[table_id] = table
+        table.service.clock_start()
         return table
 
 

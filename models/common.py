@@ -5,9 +5,10 @@ from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
-SCHEMA_VERSION = 2
-"""Version of the event and state schema written by this release (2: issue 9, corrected card
-facts of §15; older documents are migrated by companion.storage.transfer)."""
+SCHEMA_VERSION = 3
+"""Version of the game documents written by this release (2: issue 9, corrected card facts of
+§15; 3: issue 13, clock entries in the journal; older documents are migrated by
+companion.storage.transfer)."""
 
 Clan = Literal["Brujah", "Gangrel", "Malkavian", "Nosferatu", "Toreador", "Tremere", "Ventrue"]
 CLANS: tuple[Clan, ...] = (

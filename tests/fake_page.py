@@ -1,4 +1,5 @@
-"""A stand-in for `ft.Page` with just what the app shell uses: views, route, navigate, update."""
+"""A stand-in for `ft.Page` with just what the app shell uses: views, route, navigate, update,
+session events and background tasks."""
 
 from types import SimpleNamespace
 from typing import Any
@@ -15,6 +16,11 @@ class FakePage:
         self.updates = 0
         self.on_route_change: Any = None
         self.on_view_pop: Any = None
+        self.on_connect: Any = None
+        self.on_disconnect: Any = None
+        self.on_close: Any = None
+        self.tasks: list[Any] = []
+        self.web = True
         self.data: Any = None
         self.on_resize: Any = None
         self.width, self.height = width, height
@@ -38,6 +44,10 @@ class FakePage:
     def navigate(self, route: str) -> None:
         """Like Flet: the browser shows the address, then echoes a route change."""
         self.pushed.append(route)
+
+    def run_task(self, handler: Any, *args: Any) -> None:
+        """Background tasks (the clock's ticker) are recorded, not run."""
+        self.tasks.append(handler)
 
     def update(self) -> None:
         self.updates += 1

@@ -8,6 +8,7 @@ everywhere by making os.write answer ENOSPC in a child process.
 
 from __future__ import annotations
 
+import asyncio
 import errno
 import json
 import os
@@ -16,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -98,7 +100,8 @@ def test_full_disk_in_the_app_keeps_the_game_and_saves_it_later(tiny_disk: Path)
     assert any("the disk is full" in t for t in texts(app.root))
     on_disk = TinyDBGameStore(folder, read_only=True).load(app.game.header.game_id)
     prefix = Game.from_journal(on_disk.header, on_disk.entries, verify=True)
-    assert len(on_disk.entries) + len(svc.unsaved) == n + 1  # a prefix, then the rest queued
+    played = [e for e in on_disk.entries if e["kind"] != "clock"]  # the table started a clock
+    assert len(played) + len(svc.unsaved) == n + 1  # a prefix, then the rest queued
     assert prefix.actions == app.game.actions[:len(prefix.actions)]
     click(app.root, "retry-save")
     assert svc.unsaved and has(app.root, "save-problem")  # still full
@@ -129,6 +132,37 @@ def test_full_disk_refuses_cli_writes_and_leaves_nothing_behind(tiny_disk: Path,
     assert sorted(p.name for p in folder.rglob("*")) == before  # no temp file, no restore/
     listed = cli("games", "list", "--data-dir", str(folder))
     assert listed.returncode == 0 and listed.stderr == ""
+
+
+def test_full_disk_in_the_data_page_changes_nothing(tiny_disk: Path, tmp_path: Path) -> None:
+    """Issue 13: a restore and an automatic backup from the app on a full disk are refused
+    in one line; the staged restore leaves nothing behind; the restore succeeds once there is
+    room, all of it."""
+    from companion.backups import AutoBackups, backup_file
+    from views.data_page import check_file, confirm, on_auto_now
+
+    folder = tiny_disk / "data"
+    svc = playing(folder, 5)
+    source = Service(TinyDBGameStore(tmp_path / "source"))
+    source.restore_backup({"format": "vendetta-companion/backup", "schema_version": 1,
+                           "games": [real_game(f"b{i}") for i in range(3)]})
+    app = build(svc)
+    app.go("data")
+    check_file(app, *backup_file(source))
+    filler = fill(tiny_disk)
+    before = sorted(str(p) for p in folder.rglob("*") if p.is_file())
+    confirm(app)
+    assert "the disk is full" in str(app.error) and "Nothing was changed" in str(app.error)
+    with pytest.raises(OSError):
+        AutoBackups.of(svc).write()
+    with ThreadPoolExecutor(1) as pool:  # a loop of its own (a browser test may run one here)
+        pool.submit(asyncio.run, on_auto_now(app)).result()
+    assert "No backup written: the disk is full" in str(app.error)
+    assert sorted(str(p) for p in folder.rglob("*") if p.is_file()) == before  # no temp file
+    assert len(svc.store.list_games()) == 1
+    filler.unlink()
+    confirm(app)
+    assert app.error is None and len(svc.store.list_games()) == 4
 
 
 def test_read_only_disk(tiny_disk: Path, tmp_path: Path) -> None:

@@ -58,10 +58,10 @@ def test_v0_journal_on_disk_is_migrated_and_rewritten_on_load(tmp_path: Path) ->
 
 def test_v1_fixture_through_a_later_step() -> None:
     """How the next schema bump will be tested: a real v1 file through the registered steps
-    and one more (v2 → v3, made up here)."""
+    and one more (v3 → v4, made up here)."""
     doc = read_import_file(FIXTURES / "game_v1.json")
 
-    def v2_to_v3(d: dict[str, Any]) -> dict[str, Any]:
+    def v3_to_v4(d: dict[str, Any]) -> dict[str, Any]:
         setup = d["header"].pop("setup")
         d["header"]["seats"] = [{"player": p, "clan": c}
                                 for p, c in zip(setup["players"], setup["clans"], strict=True)]
@@ -70,16 +70,16 @@ def test_v1_fixture_through_a_later_step() -> None:
                 ev["name"] = ev.pop("type")
         return d
 
-    steps = {**MIGRATIONS, 2: v2_to_v3}
-    new = migrate(doc, target=3, steps=steps)
-    assert new["schema_version"] == 3 and new["header"]["schema_version"] == 3
+    steps = {**MIGRATIONS, 3: v3_to_v4}
+    new = migrate(doc, target=4, steps=steps)
+    assert new["schema_version"] == 4 and new["header"]["schema_version"] == 4
     assert new["header"]["seats"][1] == {"player": "Bo", "clan": "Ventrue"}
     assert new["entries"][1]["events"] == [{"name": "BloodChanged", "player": 1, "delta": 3}]
     assert doc["schema_version"] == 1 and "setup" in doc["header"]
     v0 = read_import_file(FIXTURES / "game_v0.json")
-    assert migrate(v0, target=3, steps=steps)["header"]["seats"][0]["player"] == "Ann"
+    assert migrate(v0, target=4, steps=steps)["header"]["seats"][0]["player"] == "Ann"
     with pytest.raises(ValueError, match="no migration"):
-        migrate(doc, target=4, steps=steps)
+        migrate(doc, target=5, steps=steps)
     with pytest.raises(ValueError, match="newer"):
         migrate(new)
 
@@ -161,6 +161,20 @@ def test_v1_journal_on_disk_with_the_invented_ally_opens_and_replays(tmp_path: P
         journal_bytes(old["header"], old["entries"], old["summary"]))
     svc = Service(TinyDBGameStore(tmp_path))
     game = svc.open_game(gid)
-    assert game.header.schema_version == CURRENT_SCHEMA_VERSION == 2
+    assert game.header.schema_version == CURRENT_SCHEMA_VERSION == 3
     assert game.scoreboard is not None and game.scoreboard.winner == "Ada"
-    assert migrate(old)["schema_version"] == 2 and old["schema_version"] == 1
+    assert migrate(old)["schema_version"] == 3 and old["schema_version"] == 1
+
+
+def test_v2_to_v3_changes_only_the_version_and_v2_apps_refuse_clock_journals() -> None:
+    """Issue 13: clock entries came with v3; a v2 document is a v3 one as it is, and an app that
+    stops at v2 refuses a v3 document (with clock entries) as too new."""
+    v2 = migrate(read_import_file(FIXTURES / "game_v1.json"), target=2)
+    v3 = migrate(v2)
+    assert v2["schema_version"] == 2 and v3["schema_version"] == 3
+    assert v3["header"]["schema_version"] == 3
+    assert {**v3, "schema_version": 2, "header": {**v3["header"], "schema_version": 2}} == v2
+    clocked = {**v3, "entries": [*v3["entries"],
+                                 {"kind": "clock", "running": True, "at": "2025-01-01T20:00:00Z"}]}
+    with pytest.raises(ValueError, match="newer"):
+        migrate(clocked, target=2)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import threading
 from pathlib import Path
 
@@ -155,13 +156,13 @@ def test_torn_last_line_dropped_then_repaired(tmp_path: Path) -> None:
 def test_open_removes_orphaned_temp_files_and_rebuilds_missing_index(tmp_path: Path) -> None:
     with TinyDBGameStore(tmp_path) as store:
         store.create_game(header("a"), summary(3, finished=True))
-    (tmp_path / ".index.json.123.abcd.tmp").write_text("{")
+    (tmp_path / ".catalogue.json.123.abcd.tmp").write_text("{")
     (tmp_path / "games" / ".a.jsonl.1.ff.tmp").write_text("x")
-    (tmp_path / "index.json").unlink()
+    shutil.rmtree(tmp_path / "index")
     store = TinyDBGameStore(tmp_path)
     assert [s["game_id"] for s in store.list_games()] == ["a"]
     assert not list(tmp_path.rglob("*.tmp"))
-    assert (tmp_path / "index.json").exists()
+    assert (tmp_path / "index" / "manifest.json").exists()
 
 
 def test_every_cut_of_a_journal_reads_as_a_prefix(tmp_path: Path) -> None:

@@ -126,11 +126,14 @@ def autoplay_step(app: AppState, rng: random.Random, *, withdraw: bool = True) -
         click(r, "feed")
     elif legal.phase == "location_setup":
         allies = {a.id: a for a in app.catalogue.allies}
+        taken: set[str] = set()  # picked for an earlier Location of this form
         for i, loc in enumerate(s.locations):
             # each Ally exists once (§1): only those offered
-            offered = [a for a in allies if has(r, f"ally-{loc.id}-pick-{a}")]
+            offered = [a for a in allies if a not in taken and has(r, f"ally-{loc.id}-pick-{a}")]
             entry = allies[offered[(i + s.round) % len(offered)]] if offered else None
             pick_ally(app, loc.id, entry.id if entry else "new")
+            if entry is not None:
+                taken.add(entry.id)
             if entry is None or not entry.complete():
                 name = (None if entry and entry.name else
                         (entry.partial_name or f"Ally {entry.id}") if entry

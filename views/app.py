@@ -2,6 +2,9 @@
 Flet session is one device with its own `AppState` (issue 11). `run()` starts it
 (`views.server`)."""
 
+from __future__ import annotations
+
+import importlib
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -10,47 +13,55 @@ from pathlib import Path
 import flet as ft
 
 from companion.access import role_label
+from companion.backups import AutoBackups
 from companion.service import Service
 from companion.storage import FolderBusy, StorageError, TinyDBGameStore, describe_os_error
 from companion.tables import TableHub
 from models.table import Board, Referee, Seat
-from views.board_page import board_view
-from views.catalogue_page import catalogue_view
 from views.confirm import confirm_dialog
-from views.game_screen import game_view
-from views.home import home_view
-from views.host_page import host_view
-from views.join_page import join_view
 from views.live import LiveSync
 from views.problem import problem_view
-from views.quick_score import quick_score_view
-from views.review_page import review_view
-from views.rules_page import rules_view
-from views.seat_page import seat_view
 from views.state import AppState
-from views.stats_page import stats_view
 from views.theme import BG, GOLD, MUTED, OK, SMALL, SURFACE, ident, theme
-from views.wizard import wizard_view
+
+SCREENS: dict[str, str] = {
+    "home": "views.home:home_view", "new": "views.wizard:wizard_view",
+    "quick": "views.quick_score:quick_score_view", "rules": "views.rules_page:rules_view",
+    "catalogue": "views.catalogue_page:catalogue_view", "game": "views.app:table_view",
+    "table": "views.app:table_view", "log": "views.app:table_view",
+    "review": "views.review_page:review_view", "stats": "views.stats_page:stats_view",
+    "join": "views.join_page:join_view", "host": "views.host_page:host_view",
+    "data": "views.data_page:data_view",
+}
+"""Screen name (views.routes) → `module:function` that draws it. A screen's module is imported
+the first time it is shown, so starting the app loads only what the first page needs."""
+
+
+def drawer(where: str) -> Callable[[AppState], list[ft.Control]]:
+    """The view function at `module:function` (the module imported on first use).
+
+    Raises:
+        ImportError, AttributeError: no such module or function.
+    """
+    module, _, name = where.partition(":")
+    return getattr(importlib.import_module(module), name)
 
 
 def table_view(app: AppState) -> list[ft.Control]:
     """The open table's screen for this device's role (the join screen without one)."""
     role = app.role
     if isinstance(role, Referee):
-        return game_view(app)
+        return drawer("views.game_screen:game_view")(app)
     if isinstance(role, Seat) and app.view is not None:
-        return seat_view(app)
+        return drawer("views.seat_page:seat_view")(app)
     if isinstance(role, Board) and app.view is not None:
-        return board_view(app)
-    return join_view(app)
+        return drawer("views.board_page:board_view")(app)
+    return drawer(SCREENS["join"])(app)
 
 
-SCREENS: dict[str, Callable[[AppState], list[ft.Control]]] = {
-    "home": home_view, "new": wizard_view, "quick": quick_score_view, "rules": rules_view,
-    "catalogue": catalogue_view, "game": table_view, "table": table_view, "log": table_view,
-    "review": review_view, "stats": stats_view, "join": join_view, "host": host_view,
-}
-"""Screen name (views.routes) → the function that draws it."""
+WARM_STATS_AFTER = 2.0
+"""Seconds after a session's first screen before the statistics are counted in the
+background (issue 12: the Statistics screen then opens at once; the launch is not slowed)."""
 
 
 @dataclass(frozen=True)
@@ -75,9 +86,13 @@ class DataFolder:
     """What opening it can raise."""
 
     def __init__(self, path: str | Path, role: str = "desktop app",
-                 address: str | None = None) -> None:
+                 address: str | None = None, auto_backup: bool = False) -> None:
         self.path = Path(path)
         self.role, self.address = role, address
+        self.auto_backup = auto_backup
+        """Write an automatic backup when this process takes the folder (the app does)."""
+        self.backup: threading.Thread | None = None
+        """That backup, being written in the background (it holds the service's lock)."""
         self.service: Service | None = None
         self.hub: TableHub | None = None
         """Every table of this process (once the folder is open for writing)."""
@@ -99,6 +114,8 @@ class DataFolder:
                 return self.problem
             self.hub = TableHub(store)
             self.service, self.problem = self.hub.service, None
+            if self.auto_backup:  # only the holder writes: never read-only, never beside another
+                self.backup = AutoBackups.of(self.service).write_in_background()
             return None
 
     def _readable(self) -> bool:
@@ -141,11 +158,14 @@ class DataFolder:
     def close(self) -> None:
         """Flush, close and give the folder up (window closed, server stopped); idempotent."""
         with self._lock:
+            if self.hub is not None:
+                self.hub.stop_clocks()  # the app closes: every open game's clock stops
             for each in self._services():
                 each.save_now()
             for svc in (self.service, self._review):
                 if svc is not None:
-                    svc.store.close()
+                    with svc.lock:  # an automatic backup being written finishes first
+                        svc.store.close()
 
 
 def connection_strip(app: AppState) -> ft.Control:
@@ -173,7 +193,7 @@ def connection_strip(app: AppState) -> ft.Control:
 def render(app: AppState) -> None:
     """Rebuild the page's controls for the app state."""
     # An unusable data folder: whatever the address, the start screen says what is wrong.
-    controls = problem_view(app) if app.problem is not None else SCREENS[app.screen](app)
+    controls = problem_view(app) if app.problem is not None else drawer(SCREENS[app.screen])(app)
     for i, control in enumerate(controls):
         # Same key in the same slot: Flet reconciles the rebuilt control with the one on
         # screen and sends only what changed, instead of replacing the whole screen.
@@ -240,6 +260,8 @@ def create_app(source: TableHub | Service | DataFolder, *, base_urls: list[str] 
         live.start(start, desktop=desktop or everyone_hosts)
         if live.browser:
             shell.sync()  # a blank page until the device's local storage is read
+        if hub is not None:  # the first screen is on its way: count statistics meanwhile
+            hub.service.warm_stats(WARM_STATS_AFTER)
 
     return main
 

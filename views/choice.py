@@ -50,12 +50,14 @@ def on_search_change(app: AppState, draft: dict, query: str) -> None:
 
 def pick_list(app: AppState, options: list[Option], selected: str | None,
               on_pick: Callable[[str], None], prefix: str, draft: dict,
-              label: str = "Search") -> list[ft.Control]:
+              label: str = "Search", *, searched: bool = False) -> list[ft.Control]:
     """Rows to tap, the chosen one lit; a search box above a long list. Ids: `<prefix>-<key>`
-    for the rows, `<prefix>-search` for the box."""
+    for the rows, `<prefix>-search` for the box. `searched`: the caller already chose
+    `options` by the box's words (`draft["q"]`), e.g. a page of stored games; the box always
+    shows."""
     out: list[ft.Control] = []
     shown = options
-    if len(options) > SEARCH_FROM:
+    if searched or len(options) > SEARCH_FROM:
         query = str(draft.get("q") or "")
         box = ft.TextField(label=label, value=query, text_size=18, prefix_icon=ft.Icons.SEARCH,
                            border_color="#6b4a4f", focused_border_color=GOLD,
@@ -63,8 +65,8 @@ def pick_list(app: AppState, options: list[Option], selected: str | None,
         box.on_change = lambda e: on_search_change(app, draft, box.value or "")
         out.append(ident(f"{prefix}-search", box))
         words = query.lower().split()
-        shown = [o for o in options
-                 if all(w in f"{o.title} {o.detail or ''}".lower() for w in words)]
+        shown = options if searched else [
+            o for o in options if all(w in f"{o.title} {o.detail or ''}".lower() for w in words)]
         if not shown:
             out.append(text(f"Nothing matches \"{query.strip()}\".", 16, color=MUTED))
     out += [tap_row(o.title, lambda e, k=o.key: on_pick(k), f"{prefix}-{o.key}",

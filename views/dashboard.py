@@ -5,7 +5,7 @@ import flet as ft
 from companion.legal import Legal
 from companion.rules import turn_order
 from models.state import GameState, PlayerState
-from views.effects import effect_form
+from views.effects import effect_form, effect_inputs
 from views.locations_panel import locations_panel
 from views.peek import peek_panel
 from views.state import AppState
@@ -90,22 +90,24 @@ def dashboard_view(app: AppState, state: GameState | None = None) -> list[ft.Con
     order = turn_order(s)
     names = " · ".join(f"{k}. {s.players[p].name}" for k, p in enumerate(order, start=1))
     holder = s.players[s.ambition].name if s.ambition is not None else "not chosen yet"
-    out: list[ft.Control] = [card(
+    out: list[ft.Control] = [app.memo("order", (holder, names), lambda: card(
         text(f"Ambition: {holder}", 18, bold=True, color=GOLD, ident_="ambition"),
         text(f"Turn order: {names}", 16),
-        color="#241012")]
+        color="#241012"))]
     seats = order + [i for i in range(len(s.players)) if i not in order]
     legal = app.legal() if live else None
-    panels = [player_panel(app, s, seat, s.players[seat], legal) for seat in seats]
-    for panel in panels:
-        panel.col = {"xs": 12, "md": 6}  # two columns on a tablet
+    panels = [app.memo(f"player-{seat}", _panel_inputs(s, seat, legal),
+                       lambda seat=seat: _panel(app, s, seat, legal)) for seat in seats]
     out.append(ft.ResponsiveRow(panels, spacing=10, run_spacing=10))
     if s.round:
         out.append(heading("Locations", 18))
-        out += locations_panel(s)
+        names = tuple(p.name for p in s.players)
+        out.append(app.memo("locations", (s.locations, names, tuple(order)), lambda: ft.Column(
+            locations_panel(s), spacing=12,
+            horizontal_alignment=ft.CrossAxisAlignment.STRETCH)))
     if legal is not None and s.phase not in ("setup", "game_over"):
         out += peek_panel(app, legal)
-        out += effect_form(app)
+        out.append(app.memo("effect-form", effect_inputs(app), lambda: effect_form(app)[0]))
     return out
 
 
@@ -121,3 +123,15 @@ def board_view(app: AppState) -> list[ft.Control]:
     if s.round:
         out += locations_panel(s, compact=True, ids=False)
     return out
+
+
+def _panel_inputs(s: GameState, seat: int, legal: Legal | None) -> tuple:
+    """What a player's panel shows and its buttons use."""
+    relic = None if legal is None else (seat in legal.relic_users, legal.relic_cards.get(seat))
+    return seat, s.players[seat], s.ambition == seat, relic
+
+
+def _panel(app: AppState, s: GameState, seat: int, legal: Legal | None) -> ft.Control:
+    panel = player_panel(app, s, seat, s.players[seat], legal)
+    panel.col = {"xs": 12, "md": 6}  # two columns on a tablet
+    return panel

@@ -164,6 +164,16 @@ def _card_options(app: AppState, action: str, seat: int) -> list[tuple[str, str]
             for c in loc.positions[seat].cards]
 
 
+def effect_inputs(app: AppState) -> tuple:
+    """Everything `effect_form` shows (for `AppState.memo`)."""
+    d = _form(app)
+    s = app.game.state
+    cards = (tuple(_card_options(app, d["action"], int(d["player"])))
+             if d["open"] and d["player"] else ())
+    return (tuple(d.items()), tuple((p.name, p.eliminated) for p in s.players),
+            s.location.id if s.location else None, cards)
+
+
 def effect_form(app: AppState) -> list[ft.Control]:
     """Apply any effect by hand: the escape hatch for every card the app does not automate."""
     d = _form(app)

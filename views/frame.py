@@ -7,6 +7,8 @@ new turn or step gets a new scroll view, so it starts at the top. On a wide scre
 stands beside the form; on a phone lying on its side the bars are compact.
 """
 
+from __future__ import annotations
+
 import math
 
 import flet as ft
@@ -169,6 +171,14 @@ def news(app: AppState) -> list[ft.Control]:
         bgcolor="#261417", border=ft.Border.all(1, GOLD), border_radius=10,
         padding=ft.Padding.symmetric(horizontal=12, vertical=8))))
     return out
+
+
+def _notice(notice: list[str]) -> ft.Control:
+    lines = [ft.Text(line, size=16, color="#ffb3b3" if "FRENZY" in line else TEXT)
+             for line in notice]
+    return ident("notice", ft.Container(
+        content=ft.Column([ft.Text("Just happened", size=14, color=MUTED), *lines], spacing=4),
+        bgcolor="#261417", border=ft.Border.all(1, GOLD), border_radius=10, padding=12))
 
 
 def on_undo_click(app: AppState) -> None:

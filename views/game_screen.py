@@ -2,6 +2,7 @@
 
 import flet as ft
 
+from views.clock_line import clock_line
 from views.dashboard import board_view, dashboard_view
 from views.feed import feed_view
 from views.frame import frame, status_line
@@ -13,6 +14,7 @@ from views.planning import planning_view
 from views.resolution import resolution_view
 from views.scoreboard import scoreboard_actions, scoreboard_view
 from views.setup_steps import setup_view
+from views.share_result import share_panel
 from views.state import AppState
 
 PHASE_VIEWS = {
@@ -54,7 +56,7 @@ def game_view(app: AppState) -> list[ft.Control]:
         body = log_view(app)
         title = "Action log"
     elif legal.phase == "game_over" and g.scoreboard is not None:
-        body = [*scoreboard_view(g.scoreboard), *scoreboard_actions(app)]
+        body = [*scoreboard_view(g.scoreboard), *share_panel(app, g), *scoreboard_actions(app)]
         title = "Final score"
     else:
         body = PHASE_VIEWS[legal.phase](app, legal)
@@ -64,5 +66,5 @@ def game_view(app: AppState) -> list[ft.Control]:
             aside = board_view(app)
     key = legal.step if legal.phase == "resolution" and legal.step else legal.phase
     prompt = (legal.prompt, help_button(app, key))
-    return frame(app, title, body, subtitle=status_line(app), game_bar=True, prompt=prompt,
-                 aside=aside, place=where)
+    return frame(app, title, [clock_line(app), *body], subtitle=status_line(app),
+                 game_bar=True, prompt=prompt, aside=aside, place=where)

@@ -1,5 +1,7 @@
 """Home: new game, resume, history, quick score, rules and catalogue."""
 
+from __future__ import annotations
+
 import flet as ft
 
 from views.frame import frame
@@ -59,14 +61,46 @@ def on_stats_open(app: AppState) -> None:
     app.go("stats")
 
 
+PAGE = {False: 20, True: 30}
+"""Rows shown at once: games in progress, past games (the rest a page away)."""
+
+
+def on_page_turn(app: AppState, finished: bool, step: int) -> None:
+    """Show the next older (+1) or newer (-1) page of games in progress or past games."""
+    d = app.draft("home")
+    d[finished] = max(0, d.get(finished, 0) + step * PAGE[finished])
+    app.render()
+
+
+def _page(app: AppState, finished: bool) -> tuple[list[dict], list[ft.Control]]:
+    """One page of games, newest first, and (if there are more) its pager."""
+    store, start = app.service.store, app.draft("home").get(finished, 0)
+    total = store.count_games(finished)
+    if start >= total:
+        start = app.draft("home")[finished] = max(0, total - 1) // PAGE[finished] * PAGE[finished]
+    games = store.list_games(finished, PAGE[finished], offset=start)
+    if total <= PAGE[finished]:
+        return games, []
+    kind = "past" if finished else "live"
+    pager = ft.Row([
+        button("Newer", lambda e: on_page_turn(app, finished, -1), primary=False, expand=True,
+               disabled=start == 0, ident_=f"{kind}-newer"),
+        ident(f"{kind}-shown", text(f"{start + 1}–{start + len(games)} of {total}", 15,
+                                    color=MUTED)),
+        button("Older", lambda e: on_page_turn(app, finished, 1), primary=False, expand=True,
+               disabled=start + len(games) >= total, ident_=f"{kind}-older"),
+    ], spacing=6)
+    return games, [pager]
+
+
 def home_view(app: AppState) -> list[ft.Control]:
     """The home screen."""
     try:
-        games = app.service.store.list_games()
+        unfinished, live_pager = _page(app, False)
+        finished, past_pager = _page(app, True)
     except Exception:  # noqa: BLE001 - a broken index must not block the home screen
-        games = []
-    unfinished = [g for g in games if not g.get("finished")]
-    finished = [g for g in games if g.get("finished")]
+        unfinished, finished, live_pager, past_pager = [], [], [], []
+    games = unfinished + finished
     why = app.read_only_reason or "another app is using this data folder"
     body: list[ft.Control] = [
         ident("read-only", text(f"Review only: {why}. Games can be looked at here, not played.",
@@ -84,13 +118,16 @@ def home_view(app: AppState) -> list[ft.Control]:
             button("Cards", lambda e: app.go("catalogue"), primary=False, expand=True,
                    ident_="catalogue"),
         ], spacing=6),
+        button("Your data: backups, restore, import", lambda e: app.go("data"), primary=False,
+               ident_="data", icon=ft.Icons.SAVE),
     ]
     if unfinished:
         body.append(heading("Games in progress" if app.read_only else "Resume a game"))
-        body += [_game_row(app, g, i) for i, g in enumerate(unfinished)]
+        body += [_game_row(app, g, i) for i, g in enumerate(unfinished)] + live_pager
     if finished:
         body.append(heading("Past games"))
-        body += [_game_row(app, g, len(unfinished) + i) for i, g in enumerate(finished[:30])]
+        body += [_game_row(app, g, len(unfinished) + i) for i, g in enumerate(finished)]
+        body += past_pager
     if not games:
         body.append(text("No games yet. Start one with New game.", color=MUTED))
     return frame(app, "Vendetta Companion", body, subtitle="Referee for the table")

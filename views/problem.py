@@ -1,5 +1,7 @@
 """The start screen when the data folder cannot be used: what is wrong, where, and what to do."""
 
+from __future__ import annotations
+
 import flet as ft
 
 from views.frame import frame

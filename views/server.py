@@ -12,6 +12,7 @@ import os
 import socket
 import sys
 from collections.abc import Awaitable, Callable, MutableMapping
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -21,6 +22,13 @@ Scope = MutableMapping[str, Any]
 ASGIApp = Callable[[Scope, Callable[[], Awaitable[Any]], Callable[[Any], Awaitable[None]]],
                    Awaitable[None]]
 DEFAULT_PORT = 8550
+ASSETS = Path(__file__).resolve().parents[1] / "assets"
+"""Icons, splash and the web manifest (tools/make_icons.py); absent from a bare install."""
+
+
+def assets_dir() -> str | None:
+    """The assets folder if this install has one."""
+    return str(ASSETS) if ASSETS.is_dir() else None
 
 log = logging.getLogger(__name__)
 
@@ -56,8 +64,8 @@ class OriginGuard:
 
 def has_display() -> bool:
     """Whether a desktop window can open here."""
-    if not sys.platform.startswith("linux"):
-        return True
+    if not sys.platform.startswith("linux") or os.environ.get("FLET_APP_STORAGE_DATA"):
+        return True  # a packaged app (flet build) or `flet run` always has its own window
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
@@ -66,7 +74,7 @@ def web_app(main: Callable[..., Any]) -> ASGIApp:
     import flet_web.fastapi as flet_fastapi
 
     app = flet_fastapi.FastAPI()
-    app.mount("/", flet_fastapi.app(main, no_cdn=True, assets_dir=None))
+    app.mount("/", flet_fastapi.app(main, no_cdn=True, assets_dir=assets_dir()))
     return OriginGuard(app)
 
 
@@ -94,7 +102,7 @@ def start(web: bool = False, port: int | None = None, data_dir: str | None = Non
     urls = base_urls(bind, port)
     where = f"http://{socket.gethostname()}:{port}" if bind in ANY else urls[0]
     folder = DataFolder(path, role="desktop app" if desktop else "web server",
-                        address=None if desktop else where)
+                        address=None if desktop else where, auto_backup=True)
     problem = folder.try_open()
     atexit.register(folder.close)
     if problem is not None:
@@ -103,7 +111,7 @@ def start(web: bool = False, port: int | None = None, data_dir: str | None = Non
         if desktop:
             print(f"Vendetta Companion: desktop window (data folder {path}).\n"
                   "To let phones join a table, start it with --web.", flush=True)
-            ft.run(create_app(folder))
+            ft.run(create_app(folder), assets_dir=assets_dir())
             return
         key = folder.hub.host_key if folder.hub is not None else None
         print(startup_text(bind, port, urls, key, web, str(path)), flush=True)

@@ -9,6 +9,8 @@ referee by code). Every action is sent through the table with the device token a
 version the screen was drawn from (`self.version`); who may do what is `companion.access`.
 """
 
+from __future__ import annotations
+
 import re
 from collections.abc import Callable
 from typing import Any
@@ -66,7 +68,7 @@ class AppState:
     """One session's UI state; `render()` rebuilds the screen from it."""
 
     def __init__(self, source: TableHub | Service | None,
-                 render: Callable[["AppState"], None] | None = None,
+                 render: Callable[[AppState], None] | None = None,
                  problem: Any = None, folder: Any = None, *,
                  device: str | None = None, host: bool = True, client: str | None = None):
         self.hub: TableHub | None = source if isinstance(source, TableHub | None) else \
@@ -117,7 +119,11 @@ class AppState:
         """Unconfirmed form values per form name; cleared when an action is played."""
         self.root = ft.Column(expand=True, spacing=0)
         self._render = render
-        self.catalogue = self._load_catalogue()
+        self._catalogue: Catalogue | None = None
+        self._kept: dict[str, tuple[Any, ft.Control]] = {}
+        """Parts of the screen shown, by key, with the inputs they were built from."""
+        self._keep: dict[str, tuple[Any, ft.Control]] = {}
+        """The same for the screen being built."""
         self.renders = 0
         self.review: Game | None = None
         """A stored game opened for review (never the table's current game)."""
@@ -129,8 +135,14 @@ class AppState:
         """A costly tap asking for confirmation (shown as a dialog)."""
         self.on_ask: Callable[[AppState], None] | None = None
         """Set by the page: shows `question` as a dialog, or closes it when it is None."""
+        self.file_picker: ft.FilePicker | None = None
+        """This session's file picker (views.data_page), made when first needed."""
 
     # --- catalogue --------------------------------------------------------------------------
+
+    def service_catalogue(self) -> Catalogue:
+        """The catalogue as stored now (after a restore or an import)."""
+        return self._load_catalogue()
 
     @property
     def service(self) -> Service:
@@ -139,6 +151,17 @@ class AppState:
         if self.table is not None:
             return self.table.service
         return self._service  # type: ignore[return-value]
+
+    @property
+    def catalogue(self) -> Catalogue:
+        """The card catalogue (shipped facts + the user's entries), read when first needed."""
+        if self._catalogue is None:
+            self._catalogue = self._load_catalogue()
+        return self._catalogue
+
+    @catalogue.setter
+    def catalogue(self, value: Catalogue | None) -> None:
+        self._catalogue = value
 
     def _load_catalogue(self) -> Catalogue:
         if self._service is None:
@@ -157,7 +180,7 @@ class AppState:
         """Switch to a service (after the data folder could be opened) and go home."""
         self.hub = TableHub(service.store)
         self._service, self.problem, self.read_only_reason = service, None, reason
-        self.catalogue = self._load_catalogue()
+        self.catalogue = None  # read again from this service when needed
         self.go("home")
 
     def remember(self, section: str, entry: dict[str, Any]) -> None:
@@ -431,6 +454,10 @@ class AppState:
             if effect:
                 self.drafts["effect"] = effect
         self.say(told(self.game))
+        if self.game.state.phase == "game_over":
+            from companion.backups import AutoBackups
+
+            AutoBackups.of(self.service).write_in_background()  # a game ended: keep a copy
         if self.screen not in ("game", "table"):
             self.go("game")
         else:
@@ -602,12 +629,30 @@ class AppState:
         """What the last action did, shown beside the main button until the next tap."""
         self.notice, self._notice_shown = lines, False
 
+    def memo(self, key: str, inputs: object, build: Callable[[], ft.Control]) -> ft.Control:
+        """A part of the screen: the very control shown now under `key` when it was built from
+        equal `inputs`, else `build()`. Flet's diff skips a control kept this way (a control it
+        has reconciled is frozen: never changed, only replaced), so a render costs only what
+        changed. `inputs` must hold everything the part shows and every value its handlers use
+        besides the app itself (a kept control keeps its old handlers); never change a kept
+        control."""
+        kept = self._kept.get(key)
+        control = kept[1] if kept is not None and kept[0] == inputs else build()
+        self._keep[key] = (inputs, control)
+        return control
+
     def render(self) -> None:
-        """Rebuild the view tree for the current state."""
+        """Rebuild the view tree for the current state (unchanged parts kept, see `memo`)."""
         self.renders += 1
         self.draw_table()
         if self._notice_shown:
             self.notice = []
         self._notice_shown = bool(self.notice)
         if self._render is not None:
-            self._render(self)
+            self._keep = {}
+            try:
+                self._render(self)
+            finally:
+                # Only parts of the screen just built may be kept next time: a control that
+                # left the page is never put back.
+                self._kept, self._keep = self._keep, {}

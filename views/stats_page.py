@@ -5,12 +5,14 @@ from datetime import UTC, date, datetime, timedelta
 
 import flet as ft
 
-from companion.stats import Stats, compute
+from companion.clock import length_text
+from companion.stats import Stats
 from views.frame import frame
 from views.state import AppState
 from views.theme import (
     GOLD,
     MUTED,
+    SMALL,
     SURFACE_HI,
     TEXT,
     button,
@@ -123,7 +125,7 @@ def _pct(rate: float) -> str:
 
 def _cells(values: list[str], widths: list[int | None], bold: bool = False,
            color: str = TEXT) -> ft.Control:
-    return ft.Row([ft.Container(content=ft.Text(v, size=15 if not bold else 14, color=color,
+    return ft.Row([ft.Container(content=ft.Text(v, size=SMALL if not bold else 14, color=color,
                                                 weight=ft.FontWeight.BOLD if bold else None,
                                                 text_align=ft.TextAlign.RIGHT if w else None),
                                 width=w, expand=w is None)
@@ -142,10 +144,16 @@ def clan_table(stats: Stats) -> ft.Control:
     return card(heading("Clans", 19), *rows, ident_="stats-clans")
 
 
+PLAYERS_SHOWN = 30
+"""Player panels shown at most (those with the most wins): the list must not grow with the
+history (issue 12)."""
+
+
 def player_cards(stats: Stats) -> list[ft.Control]:
-    """One panel per player: games, wins, average and best Influence, nemesis."""
+    """One panel per player (the PLAYERS_SHOWN with most wins): games, wins, average and best
+    Influence, nemesis."""
     out: list[ft.Control] = [heading("Players", 19)]
-    for k, p in enumerate(stats.players):
+    for k, p in enumerate(stats.players[:PLAYERS_SHOWN]):
         nemesis = (f"Nemesis: {p.nemesis} (won {p.nemesis_wins} of the games {p.name} lost)"
                    if p.nemesis else "Nemesis: nobody yet")
         out.append(card(
@@ -155,7 +163,10 @@ def player_cards(stats: Stats) -> list[ft.Control]:
             text(f"{p.games} games · {p.wins} wins ({_pct(p.win_rate)}) · average "
                  f"{p.average_influence:.1f} Influence · best {p.best_influence}", 15,
                  ident_=f"player-stats-{k}"),
-            text(nemesis, 15, color=MUTED, ident_=f"nemesis-{k}"), color=SURFACE_HI))
+            text(nemesis, SMALL, color=MUTED, ident_=f"nemesis-{k}"), color=SURFACE_HI))
+    if len(stats.players) > PLAYERS_SHOWN:
+        out.append(text(f"…and {len(stats.players) - PLAYERS_SHOWN} more players with fewer "
+                        "wins.", SMALL, color=MUTED, ident_="players-more"))
     return out
 
 
@@ -177,7 +188,7 @@ def _filters_panel(app: AppState, d: dict) -> ft.Control:
     variants = []
     for key, label in VARIANTS:
         now = d["variants"].get(key)
-        variants.append(ft.Column([text(label, 15, color=MUTED), wrap(*[
+        variants.append(ft.Column([text(label, SMALL, color=MUTED), wrap(*[
             button(name, lambda e, k=key, w=w: on_variant_pick(app, k, w), primary=False,
                    selected=now is w, ident_=f"stats-{key}-{tag}")
             for w, name, tag in ((None, "Either", "any"), (True, "With", "on"),
@@ -186,7 +197,7 @@ def _filters_panel(app: AppState, d: dict) -> ft.Control:
                               color=MUTED), dates,
                 button("Apply dates", lambda e: on_dates_apply(app), primary=False,
                        ident_="stats-apply"),
-                text("Players at the table", 15, color=MUTED), counts, *variants)
+                text("Players at the table", SMALL, color=MUTED), counts, *variants)
 
 
 def stats_view(app: AppState) -> list[ft.Control]:
@@ -205,13 +216,17 @@ def stats_view(app: AppState) -> list[ft.Control]:
                lambda e: on_filters_toggle(app), primary=False, ident_="stats-filters"))]
     if d["open"]:
         body.append(_filters_panel(app, d))
-    stats = compute(app.service.store.list_games(finished=True), **kwargs)
+    history = app.hub.service if app.hub is not None else app.service  # shared: one cache
+    stats = history.stats(**kwargs)
     summary = card(
         text(f"{stats.games} finished game(s) counted", 20, bold=True, color=GOLD,
              ident_="stats-games"),
         text(f"Frenzies per game: {stats.frenzies_per_game:.2f}", 17, ident_="stats-frenzies"),
         text(f"Diablerie tokens per game (held at the end): {stats.diablerie_per_game:.2f}",
              17, ident_="stats-diablerie"),
+        *[text(f"Average length with {n.player_count} players: "
+               f"{length_text(round(n.average_seconds))} ({n.games} timed game(s))", 16,
+               ident_=f"stats-length-{n.player_count}") for n in stats.lengths],
         *[text(f"Round {h.round}: the Prince's Haven winner won the game "
                f"{h.wins} of {h.games} times ({_pct(h.rate)})" if h.games else
                f"Round {h.round}: nobody won the Prince's Haven", 16,

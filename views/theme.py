@@ -1,5 +1,7 @@
 """Colours, sizes and small control helpers shared by every view (dark red/black theme)."""
 
+from __future__ import annotations
+
 from collections.abc import Callable
 from typing import Any
 

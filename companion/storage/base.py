@@ -4,16 +4,20 @@ from __future__ import annotations
 
 import threading
 from abc import ABC, abstractmethod
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC, datetime
 from typing import Any, Self
 
+from .history import is_finished, search_text, terms_of
+from .history import sort_key as summary_key
 from .records import (
     DamagedFile,
     GameDamaged,
     GameExists,
     GameNotFound,
+    ImportPlan,
     ImportRefused,
+    ReadOnlyStore,
     StoredGame,
     UnsupportedSchema,
 )
@@ -50,15 +54,35 @@ def clone(value: Any) -> Any:
 def sort_key(item: tuple[str, dict[str, Any]]) -> tuple[str, str]:
     """Newest-first sort key of (game_id, summary): "updated", else "created" (ISO UTC strings)."""
     game_id, summary = item
-    return (str(summary.get("updated") or summary.get("created") or ""), game_id)
+    return (summary_key(summary), game_id)
+
+
+def check_page(offset: int, limit: int | None) -> None:
+    """Check the paging arguments of `list_games`.
+
+    Raises: ValueError if one is negative.
+    """
+    if offset < 0 or (limit is not None and limit < 0):
+        raise ValueError(f"offset and limit must not be negative (got {offset}, {limit})")
+
+
+def chosen(items: Iterable[tuple[str, dict[str, Any]]], finished: bool | None,
+           query: str | None = None) -> list[tuple[str, dict[str, Any]]]:
+    """The (game_id, summary) pairs matching `finished` and the search `query`, newest first."""
+    terms = terms_of(query)
+    out = [it for it in items if (finished is None or is_finished(it[1]) == finished)
+           and all(t in search_text(it[1]) for t in terms)]
+    out.sort(key=sort_key, reverse=True)
+    return out
 
 
 def listing(items: Iterable[tuple[str, dict[str, Any]]], finished: bool | None,
-            limit: int | None = None) -> list[dict]:
-    """Copies of summaries (with "game_id"), filtered on "finished", newest first."""
-    chosen = [it for it in items if finished is None or bool(it[1].get("finished")) == finished]
-    chosen.sort(key=sort_key, reverse=True)
-    return [{**clone(summary), "game_id": game_id} for game_id, summary in chosen[:limit]]
+            limit: int | None = None, offset: int = 0, query: str | None = None) -> list[dict]:
+    """Copies of summaries (with "game_id"), filtered on "finished" and a search, newest first,
+    from `offset`, at most `limit`."""
+    end = None if limit is None else offset + limit
+    return [{**clone(summary), "game_id": game_id}
+            for game_id, summary in chosen(items, finished, query)[offset:end]]
 
 
 def check_new_game(header: object, summary: object) -> None:
@@ -132,12 +156,37 @@ class GameStore(ABC):
         """Whether a game with this id is stored."""
 
     @abstractmethod
-    def list_games(self, finished: bool | None = None,
-                   limit: int | None = None) -> list[dict[str, Any]]:
-        """Summaries (each with "game_id"), newest first (at most `limit`), reading no journal.
+    def list_games(self, finished: bool | None = None, limit: int | None = None, *,
+                   offset: int = 0, query: str | None = None) -> list[dict[str, Any]]:
+        """Copies of summaries (each with "game_id"), newest first, reading no journal: the
+        page `offset`..`offset+limit` of the games matching `finished` and the search `query`
+        (every word found in a player's name or the winner's, ignoring case).
 
         "Newest" compares summary["updated"] (else "created") as strings: write UTC ISO times.
+        Raises: ValueError if `offset` or `limit` is negative.
         """
+
+    @abstractmethod
+    def count_games(self, finished: bool | None = None, query: str | None = None) -> int:
+        """How many games `list_games` would give without a limit."""
+
+    @abstractmethod
+    def summaries(self, finished: bool | None = None) -> Iterator[dict[str, Any]]:
+        """Copies of every summary (each with "game_id"), in no set order but the same as
+        `summary_chunks` gives."""
+
+    @abstractmethod
+    def summary_chunks(self, finished: bool | None = None
+                       ) -> list[tuple[str, Callable[[], list[dict[str, Any]]]]]:
+        """The summaries in chunks that change independently, as (stamp, read) pairs: while a
+        chunk's stamp is the same, `read()` gives the same summaries (for caches of what is
+        computed from them). They are the store's own: never modify them."""
+
+    @property
+    @abstractmethod
+    def version(self) -> int:
+        """Change counter of the summaries: differs after any game is added, changed or
+        removed (for caches of what is computed from them)."""
 
     @abstractmethod
     def delete_game(self, game_id: str) -> None:
@@ -172,6 +221,15 @@ class GameStore(ABC):
 
     def _writable(self) -> None:  # noqa: B027 - optional hook
         """Raise ReadOnlyStore if this store may not write now."""
+
+    @property
+    def writable(self) -> bool:
+        """Whether this store may write now (not read-only, not closed, its folder held)."""
+        try:
+            self._writable()
+        except ReadOnlyStore:
+            return False
+        return True
 
     def flush(self) -> None:  # noqa: B027 - optional hook
         """Checkpoint whatever is held in memory.
@@ -219,6 +277,27 @@ class GameStore(ABC):
                 "games": games,
                 "catalogue": self.load_catalogue(),
             }
+
+    def check_game(self, doc: dict[str, Any], validate: Validator | None = None) -> ImportPlan:
+        """Everything `import_game` checks, writing nothing: what it would add.
+
+        Raises: ImportRefused saying what is wrong and where.
+        """
+        game = check_game_doc(doc, "", validate)
+        with self._lock:
+            new = self._plan([("", game)])
+        return ImportPlan([game], [g.game_id for g in new])
+
+    def check_backup(self, doc: dict[str, Any], validate: Validator | None = None,
+                     validate_catalogue: CatalogueValidator | None = None) -> ImportPlan:
+        """Everything `import_backup` checks, writing nothing: what it would add and replace.
+
+        Raises: ImportRefused saying what is wrong and where.
+        """
+        games, catalogue = check_backup_doc(doc, validate, validate_catalogue)
+        with self._lock:
+            new = self._plan([(f"games[{i}]", game) for i, game in enumerate(games)])
+        return ImportPlan(games, [g.game_id for g in new], catalogue)
 
     def import_game(self, doc: dict[str, Any], validate: Validator | None = None) -> str:
         """Validate a whole exported game, then store it; return its game_id.
@@ -294,6 +373,7 @@ class MemoryGameStore(GameStore):
         super().__init__()
         self._games: dict[str, StoredGame] = {}
         self._catalogue: dict[str, Any] = {}
+        self._version = 0
 
     def create_game(self, header: dict[str, Any], summary: dict[str, Any]) -> None:
         """Store a new game with no entries yet.
@@ -308,6 +388,7 @@ class MemoryGameStore(GameStore):
                 raise GameExists(f"game {header['game_id']!r} differs only in case from the "
                                  f"stored {twin!r}")
             self._games[header["game_id"]] = StoredGame(clone(header), [], clone(summary))
+            self._version += 1
 
     def append(self, game_id: str, entry: dict[str, Any],
                summary: dict[str, Any] | None = None) -> None:
@@ -319,8 +400,9 @@ class MemoryGameStore(GameStore):
         with self._lock:
             game = self._get(game_id)
             game.entries.append(clone(entry))
-            if summary is not None:
+            if summary is not None and summary != game.summary:
                 game.summary = clone(summary)
+                self._version += 1
 
     def load(self, game_id: str) -> StoredGame:
         """Return a copy of a game.
@@ -335,11 +417,42 @@ class MemoryGameStore(GameStore):
         """Whether a game with this id is stored."""
         return game_id in self._games
 
-    def list_games(self, finished: bool | None = None,
-                   limit: int | None = None) -> list[dict[str, Any]]:
-        """Summaries (each with "game_id"), newest first (at most `limit`)."""
+    @property
+    def version(self) -> int:
+        """Change counter of the summaries."""
+        return self._version
+
+    def list_games(self, finished: bool | None = None, limit: int | None = None, *,
+                   offset: int = 0, query: str | None = None) -> list[dict[str, Any]]:
+        """A page of summaries (each with "game_id"), newest first (see `GameStore`).
+
+        Raises: ValueError if `offset` or `limit` is negative.
+        """
+        check_page(offset, limit)
         with self._lock:
-            return listing(((g, s.summary) for g, s in self._games.items()), finished, limit)
+            return listing(self._items(), finished, limit, offset, query)
+
+    def count_games(self, finished: bool | None = None, query: str | None = None) -> int:
+        """How many games `list_games` would give without a limit."""
+        with self._lock:
+            return len(chosen(self._items(), finished, query))
+
+    def summaries(self, finished: bool | None = None) -> Iterator[dict[str, Any]]:
+        """Copies of every summary (each with "game_id"), oldest stored first."""
+        with self._lock:
+            rows = [{**clone(s), "game_id": g} for g, s in self._items()
+                    if finished is None or is_finished(s) == finished]
+        yield from rows
+
+    def summary_chunks(self, finished: bool | None = None
+                       ) -> list[tuple[str, Callable[[], list[dict[str, Any]]]]]:
+        """One chunk: every summary (see `GameStore`)."""
+        with self._lock:
+            rows = [s for _, s in self._items() if finished is None or is_finished(s) == finished]
+            return [(str(self._version), lambda: rows)]
+
+    def _items(self) -> list[tuple[str, dict[str, Any]]]:
+        return [(g, s.summary) for g, s in self._games.items()]
 
     def delete_game(self, game_id: str) -> None:
         """Delete a game.
@@ -349,6 +462,7 @@ class MemoryGameStore(GameStore):
         with self._lock:
             self._get(game_id)
             del self._games[game_id]
+            self._version += 1
 
     def load_catalogue(self) -> dict[str, Any]:
         """The card catalogue ({} if none saved)."""
@@ -373,6 +487,7 @@ class MemoryGameStore(GameStore):
         for game in games:
             self._games[game.game_id] = StoredGame(
                 clone(game.header), clone(game.entries), clone(game.summary))
+            self._version += 1
         if catalogue is not None:
             self.save_catalogue(catalogue)
 

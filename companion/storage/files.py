@@ -135,6 +135,32 @@ def read_journal(path: Path) -> tuple[dict, list[dict], dict]:
     return header, entries, summary
 
 
+def latest_summary(path: Path) -> dict:
+    """A journal's latest summary, parsing lines from the end only until one has a summary
+    (the rest of the journal is not checked: `read_journal` does that).
+
+    Raises: FileNotFoundError; JournalDamaged if a line read is unreadable.
+    """
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise
+    except OSError as exc:
+        raise JournalDamaged(f"cannot read journal: {exc}") from None
+    lines = data.split(b"\n")
+    lines.pop()  # b"" or a torn, unconfirmed line
+    try:
+        for line in reversed(lines):
+            record = json.loads(line)
+            if isinstance(record, dict) and "summary" in record:
+                if not isinstance(record["summary"], dict):
+                    raise ValueError("summary must be an object")
+                return record["summary"]
+    except (ValueError, RecursionError) as exc:
+        raise JournalDamaged(f"unreadable journal: {exc!r}"[:300]) from None
+    raise JournalDamaged("no summary in the journal")
+
+
 def repair_tail(path: Path) -> None:
     """Cut a torn (newline-less) last line off a journal so the next append starts clean.
 

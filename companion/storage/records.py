@@ -85,6 +85,18 @@ class StoredGame:
         return str(self.header["game_id"])
 
 
+@dataclass
+class ImportPlan:
+    """What an import or restore would do, every part checked and nothing written."""
+
+    games: list[StoredGame]
+    """Every game of the file, validated (migrated; summaries as the validator computed)."""
+    new: list[str]
+    """Ids of the games it would add (the others are stored here already, identical)."""
+    catalogue: dict[str, Any] | None = None
+    """The catalogue it would put in place (None: the stored one stays)."""
+
+
 @dataclass(frozen=True)
 class DamagedFile:
     """A stored file found unreadable: where it was, where it was moved, and why."""

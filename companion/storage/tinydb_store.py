@@ -1,18 +1,23 @@
-"""The on-disk GameStore: one fsync'd JSON-lines journal per game, a TinyDB history index.
+"""The on-disk GameStore: one fsync'd JSON-lines journal per game, a sharded TinyDB history index.
 
 Layout of `data_dir`:
   games/<game_id>.jsonl  journal: line 1 {"header", "summary"}, then {"entry"[, "summary"]}
-  index.json             TinyDB (AtomicJSONStorage), table "games": {"game_id", "summary"}
-  dirty/<game_id>        marker: this game's summary changed after the last index checkpoint
+  index/                 the history index: manifest.json and shard-<n>.json (history.py)
+  dirty/<game_id>        marker: this game changed after the last index checkpoint; holds the
+                         game's sort key in that checkpoint (empty: it was not in it)
   catalogue.json         the card catalogue, replaced atomically
   .lock, owner.json      the writer's lock and who holds it (see lock.py)
   restore/               a restore in progress: staged journals and catalogue, then commit.json
+  index.json             the one-file index of earlier releases: read once, then deleted
 
 Saving an action appends one line to its game's journal and fsyncs it (plus, the first time a
-game's summary changes after a checkpoint, creates its empty `dirty/` marker): the cost depends
-only on that game. The index is a checkpoint of summaries held in memory; it is rewritten (one
-atomic file replace) by `flush()`, `close()`, and on opening when markers or stray journals show
-it is stale, so a crash never loses a summary either.
+game changes after a checkpoint, writes its `dirty/` marker first): the cost depends only on
+that game. The journals are the truth; the index is a checkpoint of their summaries, written
+by `flush()`, `close()`, and on opening when markers show it is stale, so a crash never loses
+a summary. Opening reads the index's manifest, the markers and the journals of the newest
+unfinished games; it lists games/ only if that folder changed since the checkpoint (after a
+crash, or files put there by hand). A missing or unreadable index is rebuilt from the
+journals.
 
 One process writes: a writable store holds the folder's lock from open to `close()`. A
 read-only store takes no lock and changes nothing on disk (no temp-file cleanup, no marker
@@ -29,14 +34,19 @@ from __future__ import annotations
 import json
 import os
 import shutil
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, nullcontext
+from functools import partial
+from itertools import islice
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from tinydb import TinyDB
 
-from .base import GameStore, check_append, check_new_game, clone, listing
+from .base import GameStore, check_append, check_new_game, check_page, clone
 from .files import (
     JOURNAL_SUFFIX,
+    TMP_SUFFIX,
     AtomicJSONStorage,
     JournalDamaged,
     append_line,
@@ -44,11 +54,22 @@ from .files import (
     dumps,
     fsync_dir,
     journal_bytes,
+    latest_summary,
     move_aside,
     read_journal,
     remove_temp_files,
     repair_tail,
     write_synced,
+)
+from .history import (
+    Hints,
+    HistoryIndex,
+    IndexDamaged,
+    IndexMoved,
+    Shard,
+    id_digest,
+    sort_key,
+    terms_of,
 )
 from .lock import FolderLock
 from .records import (
@@ -67,6 +88,7 @@ from .transfer import CURRENT_SCHEMA_VERSION, export_doc, id_problem, migrate, p
 VERIFY_AT_OPEN = 20
 """How many of the newest unfinished games (those offered to resume) are read fully at open."""
 COMMIT_NAME = "commit.json"
+T = TypeVar("T")
 
 
 class TinyDBGameStore(GameStore):
@@ -87,10 +109,11 @@ class TinyDBGameStore(GameStore):
         self._games_dir = self.data_dir / "games"
         self._dirty_dir = self.data_dir / "dirty"
         self._restore_dir = self.data_dir / "restore"
+        self._legacy_path = self.data_dir / "index.json"
         self._catalogue_path = self.data_dir / "catalogue.json"
-        self._summaries: dict[str, dict[str, Any]] = {}
+        self._index = HistoryIndex(self.data_dir / "index", read_only)
         self._marked: set[str] = set()  # games with a dirty/ marker on disk
-        self._index_stale = False
+        self._folded: dict[str, str] | None = None  # case-folded id -> id (lazy)
         self._tail_checked: set[str] = set()
         self._damaged: list[DamagedFile] = []
         self._staged: dict[str, Path] = {}  # read-only: journals of a committed restore
@@ -104,9 +127,6 @@ class TinyDBGameStore(GameStore):
                     self._see_restore()
                 else:
                     self._finish_restore()
-                self._db = TinyDB(self.data_dir / "index.json", storage=AtomicJSONStorage)
-                self._storage: AtomicJSONStorage = self._db.storage  # type: ignore[assignment]
-                self._table = self._db.table("games")
                 self._open()
         except OSError as exc:
             self._release()
@@ -134,8 +154,8 @@ class TinyDBGameStore(GameStore):
                 if folder.exists() and not folder.is_dir():
                     raise FolderUnavailable(f"{folder} is a file; it should be a folder")
                 folder.mkdir(exist_ok=True)
-            for folder in (self.data_dir, self._games_dir, self._dirty_dir):
-                remove_temp_files(folder)  # ours alone: we hold the lock
+            for folder in (self.data_dir, self._dirty_dir):
+                remove_temp_files(folder)  # ours alone: we hold the lock (games/: see _scan)
         except OSError as exc:
             owner.release()
             if isinstance(exc, FolderUnavailable):
@@ -148,13 +168,13 @@ class TinyDBGameStore(GameStore):
         if self._owner is not None:
             self._owner.release()
 
-    def _listdir(self, folder: Path) -> list[Path]:
-        """Entries of one of our folders ([] if it does not exist yet, read-only).
+    def _names(self, folder: Path) -> list[str]:
+        """Names in one of our folders ([] if it does not exist yet, read-only).
 
         Raises: FolderUnavailable if it cannot be read or is a file.
         """
         try:
-            return list(folder.iterdir())
+            return os.listdir(folder)
         except FileNotFoundError:
             if self.read_only:
                 return []
@@ -167,57 +187,188 @@ class TinyDBGameStore(GameStore):
     def _open(self) -> None:
         if self.read_only and self.data_dir.exists() and not self.data_dir.is_dir():
             raise FolderUnavailable(f"{self.data_dir} is a file; it should be a folder")
-        self._read_index()
-        on_disk = {p.name[: -len(JOURNAL_SUFFIX)] for p in self._listdir(self._games_dir)
-                   if p.name.endswith(JOURNAL_SUFFIX)}
-        on_disk = {gid for gid in on_disk if id_problem(gid) is None} | set(self._staged)
-        for marker in self._listdir(self._dirty_dir):
-            if id_problem(marker.name) is None:
-                self._marked.add(marker.name)
-            elif not self.read_only:
-                marker.unlink(missing_ok=True)
-        for gid in set(self._summaries) - on_disk:  # deleted after the last checkpoint
-            del self._summaries[gid]
-            self._index_stale = True
-        stale = (on_disk - set(self._summaries)) | (self._marked & on_disk)
-        recent = listing(self._summaries.items(), False, VERIFY_AT_OPEN)
-        for gid in sorted(stale | {s["game_id"] for s in recent}):
-            try:
-                _, _, summary = read_journal(self._journal(gid))
-            except FileNotFoundError:  # deleted by the writer while we read (read-only)
-                self._summaries.pop(gid, None)
-                continue
-            except JournalDamaged as exc:
-                self._quarantine(gid, str(exc))
-                continue
-            if self._summaries.get(gid) != summary:
-                self._summaries[gid] = summary
-                self._index_stale = True
+        self._open_index()
+        for gid, _ in self._reading(lambda: self._index.page(False, 0, VERIFY_AT_OPEN)):
+            if gid not in self._marked:
+                self._refresh(gid)
         self._check_catalogue()
         if self.read_only:
             self._marked.clear()  # the writer's markers: not ours to clear
-        elif self._index_stale or self._marked:
+        elif self._index.changed or self._marked:
             try:
                 self.flush()
             except OSError:
                 pass  # e.g. a full disk: still start; recovered again next time
 
-    def _read_index(self) -> None:
+    def _open_index(self) -> None:
+        """Read the index (migrating or rebuilding it), then bring it up to the journals."""
+        scanned = False
+        if self._legacy_path.exists():
+            scanned = self._migrate()
+        else:
+            try:
+                found = self._index.load()
+            except IndexDamaged as exc:
+                self._set_aside(exc.path, str(exc))
+                found = False
+            if not found and (self._damaged or self._any_journal()):
+                self._rebuild()
+                scanned = True
+        if not self.read_only:
+            self._index.clean()
+        for name in self._names(self._dirty_dir):
+            if id_problem(name) is None:
+                self._marked.add(name)
+            elif not self.read_only:
+                (self._dirty_dir / name).unlink(missing_ok=True)
+        for gid in sorted(self._marked | set(self._staged)):
+            self._refresh(gid)
+        if not scanned:
+            self._check_games_folder()
+
+    def _any_journal(self) -> bool:
         try:
-            docs = self._table.all()
-            summaries = {}
+            with os.scandir(self._games_dir) as entries:
+                return any(e.name.endswith(JOURNAL_SUFFIX) for e in entries)
+        except OSError:
+            return False
+
+    def _scan(self) -> list[str]:
+        """Every stored game id, from the games/ folder (a writer also deletes orphaned temp
+        files there); remembers them for `has_game` and case checks.
+
+        Raises: FolderUnavailable.
+        """
+        ids = []
+        for name in self._names(self._games_dir):
+            if name.endswith(JOURNAL_SUFFIX):
+                if id_problem(gid := name[: -len(JOURNAL_SUFFIX)]) is None:
+                    ids.append(gid)
+            elif name.startswith(".") and name.endswith(TMP_SUFFIX) and not self.read_only:
+                (self._games_dir / name).unlink(missing_ok=True)
+        ids += [gid for gid in self._staged if gid not in ids]
+        self._folded = {gid.casefold(): gid for gid in ids}
+        return ids
+
+    def _games_stamp(self) -> int | None:
+        try:
+            return os.stat(self._games_dir).st_mtime_ns
+        except OSError:
+            return None
+
+    def _check_games_folder(self) -> None:
+        """If games/ changed since the checkpoint, list it: if its games are not the index's
+        (their fingerprints differ), a journal the index lacks is added and an indexed game
+        without a journal dropped."""
+        if self._games_stamp() == self._index.games_stamp:
+            return
+        on_disk = set(self._scan())
+        self._index.changed = True  # commit the new stamp
+        if id_digest(on_disk) == self._index.ids:
+            return
+        indexed = self._reading(self._index.every_id)
+        for gid in sorted(on_disk - indexed):
+            try:
+                summary = latest_summary(self._journal(gid))
+            except FileNotFoundError:
+                continue
+            except JournalDamaged as exc:
+                self._quarantine(gid, str(exc))
+                continue
+            self._reading(lambda g=gid, s=summary: self._index.put(g, s))
+        for gid in indexed - on_disk:
+            self._reading(lambda g=gid: self._index.remove(g))
+
+    def _rebuild(self) -> None:
+        """Build the index afresh from the journals' latest summaries."""
+        items = []
+        for gid in self._scan():
+            try:
+                items.append((gid, latest_summary(self._journal(gid))))
+            except FileNotFoundError:
+                continue
+            except JournalDamaged as exc:
+                self._set_aside(self._journal(gid), str(exc), gid)
+                self._forget_id(gid)
+        self._index.build(items)
+        if not self.read_only:
+            self._index.clean()
+
+    def _migrate(self) -> bool:
+        """Read the one-file TinyDB index of earlier releases into the index (it is deleted
+        at the next checkpoint); an unreadable one is moved aside and the index rebuilt.
+        Checks it against the games/ folder either way (that release listed it at every open).
+        Returns True (games/ was listed)."""
+        try:
+            docs = TinyDB(self._legacy_path, storage=AtomicJSONStorage).table("games").all()
+            items = []
             for doc in docs:
                 gid, summary = doc["game_id"], doc["summary"]
                 if id_problem(gid) is not None or not isinstance(summary, dict):
                     raise ValueError(f"bad index record {str(doc)[:80]}")
-                summaries[gid] = summary
+                items.append((gid, summary))
         except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
-            self._set_aside(self._storage.path, f"unreadable index: {exc!r}"[:300])
-            self._storage.forget()
-            self._table.clear_cache()
-            summaries = {}
-            self._index_stale = True  # rebuilt from the journals by _open
-        self._summaries = summaries
+            self._set_aside(self._legacy_path, f"unreadable index: {exc!r}"[:300])
+            self._rebuild()
+            return True
+        self._index.build(items)
+        self._index.games_stamp = None  # forces the games/ check
+        self._check_games_folder()
+        return True
+
+    def _refresh(self, game_id: str) -> None:
+        """Bring a game's index entry in line with its journal (read whole, so checked)."""
+        try:
+            _, _, summary = read_journal(self._journal(game_id))
+        except FileNotFoundError:  # deleted (or, read-only, deleted by the writer meanwhile)
+            self._reading(lambda: self._index.remove(game_id, self._hints(game_id)))
+            self._forget_id(game_id)
+            return
+        except JournalDamaged as exc:
+            self._quarantine(game_id, str(exc))
+            return
+        self._reading(lambda: self._index.put(game_id, summary, self._hints(game_id)))
+        self._remember_id(game_id)
+
+    def _hints(self, game_id: str) -> Hints:
+        """Where the index may hold a game it has not read yet: the key its marker saved and
+        its journal's key; after those, a marked or journal-less game is surely not indexed."""
+
+        def hints() -> tuple[list[str], bool]:
+            keys, certain = [], game_id in self._marked or game_id in self._staged
+            if game_id in self._marked:
+                try:
+                    keys.append((self._dirty_dir / game_id).read_text("utf-8"))
+                except (OSError, ValueError):
+                    certain = False
+            try:
+                keys.append(sort_key(latest_summary(self._journal(game_id))))
+            except FileNotFoundError:
+                certain = True
+            except JournalDamaged:
+                pass
+            return [k for k in keys if k], certain
+
+        return hints
+
+    def _reading(self, read: Callable[[], T]) -> T:
+        """Run something on the index; if a shard file is unreadable, rebuild the index from
+        the journals and run it again (read-only: first read the writer's newer index)."""
+        for _ in range(3):
+            try:
+                return read()
+            except IndexMoved:
+                self._reload()
+            except IndexDamaged as exc:
+                self._set_aside(exc.path, str(exc))
+                self._rebuild()
+        return read()
+
+    def _reload(self) -> None:
+        """Read-only: the writer checkpointed; read its index again."""
+        self._marked.clear()
+        self._open_index()
+        self._marked.clear()
 
     def _check_catalogue(self) -> None:
         try:
@@ -231,13 +382,58 @@ class TinyDBGameStore(GameStore):
         self._damaged.append(DamagedFile(path, backup, reason, game_id))
 
     def _quarantine(self, game_id: str, reason: str) -> None:
+        if not self.read_only:
+            self._mark(game_id)
         self._set_aside(self._journal(game_id), reason, game_id)
-        if self._summaries.pop(game_id, None) is not None:
-            self._index_stale = True
+        self._reading(lambda: self._index.remove(game_id, self._hints(game_id)))
+        self._forget_id(game_id)
         self._tail_checked.discard(game_id)
+
+    def _mark(self, game_id: str) -> None:
+        """Before a game's first change since the checkpoint: its marker, holding its key in
+        the checkpoint (which is its key now).
+
+        Raises: OSError.
+        """
+        if game_id in self._marked:
+            return
+        self._reading(lambda: self._index.locate(game_id, self._hints(game_id)))
+        key = self._index.key_of(game_id) or ""
+        atomic_write_bytes(self._dirty_dir / game_id, key.encode())
+        self._marked.add(game_id)
+
+    @contextmanager
+    def _changing(self, game_id: str) -> Iterator[None]:
+        """Mark a game around a write to its journal; a write that fails leaves no new marker.
+
+        Raises: OSError (from the marker or the write).
+        """
+        new = game_id not in self._marked
+        self._mark(game_id)
+        try:
+            yield
+        except BaseException:
+            if new:
+                self._marked.discard(game_id)
+                (self._dirty_dir / game_id).unlink(missing_ok=True)
+            raise
 
     def _journal(self, game_id: str) -> Path:
         return self._staged.get(game_id) or self._games_dir / f"{game_id}{JOURNAL_SUFFIX}"
+
+    def _folded_ids(self) -> dict[str, str]:
+        if self._folded is None:
+            self._scan()
+        assert self._folded is not None
+        return self._folded
+
+    def _remember_id(self, game_id: str) -> None:
+        if self._folded is not None:
+            self._folded[game_id.casefold()] = game_id
+
+    def _forget_id(self, game_id: str) -> None:
+        if self._folded is not None and self._folded.get(game_id.casefold()) == game_id:
+            del self._folded[game_id.casefold()]
 
     # --- restores: staged, committed, then moved into place ---
 
@@ -282,6 +478,10 @@ class TinyDBGameStore(GameStore):
         """
         record = self._commit_record()
         assert record is not None
+        for gid in record["games"]:  # new to the index: found again if we die below
+            if not (self._dirty_dir / gid).exists():
+                (self._dirty_dir / gid).touch()
+        fsync_dir(self._dirty_dir)
         for gid in record["games"]:
             staged = self._restore_dir / "games" / f"{gid}{JOURNAL_SUFFIX}"
             if staged.exists():
@@ -321,11 +521,15 @@ class TinyDBGameStore(GameStore):
         except BaseException:
             shutil.rmtree(stage, ignore_errors=True)
             raise
-        for game in games:  # the restore now counts as done, even if moving it fails below
-            self._summaries[game.game_id] = clone(game.summary)
-        self._index_stale = True
-        self._apply_restore()
-        self._tail_checked.update(game.game_id for game in games)
+        try:
+            self._apply_restore()
+        finally:  # committed: the restore counts as done, even if moving it failed
+            for game in games:
+                self._marked.add(game.game_id)
+                self._reading(lambda g=game: self._index.put(g.game_id, clone(g.summary),
+                                                             self._hints(g.game_id)))
+                self._remember_id(game.game_id)
+            self._tail_checked.update(game.game_id for game in games)
 
     # --- the GameStore interface ---
 
@@ -336,25 +540,35 @@ class TinyDBGameStore(GameStore):
             raise ReadOnlyStore(f"the data folder {self.data_dir} is open read-only here")
 
     def _ids(self) -> list[str]:
-        return list(self._summaries)
+        return list(self._folded_ids().values())
+
+    def _case_twin(self, game_id: str) -> str | None:
+        twin = self._folded_ids().get(game_id.casefold())
+        return None if twin in (None, game_id) else twin
+
+    @property
+    def version(self) -> int:
+        """Change counter of the summaries (see `GameStore.version`)."""
+        return self._index.version
 
     def flush(self) -> None:
-        """Checkpoint the history index (one atomic rewrite) and clear the dirty markers.
+        """Checkpoint the history index (changed shards, then the manifest) and clear the
+        dirty markers. A read-only store has nothing to checkpoint: no-op.
 
-        A read-only store has nothing to checkpoint: no-op.
         Raises: OSError on disk failure.
         """
         with self._lock:
-            if self.read_only or self._closed:
+            if self.read_only or self._closed or not (self._index.changed or self._marked):
                 return
-            with self._storage.batch():
-                self._table.truncate()
-                self._table.insert_multiple(
-                    {"game_id": gid, "summary": s} for gid, s in sorted(self._summaries.items()))
+            self._index.save(self._games_stamp())
             for gid in self._marked:
                 (self._dirty_dir / gid).unlink(missing_ok=True)
+            if self._marked:
+                fsync_dir(self._dirty_dir)
             self._marked.clear()
-            self._index_stale = False
+            if self._legacy_path.exists():  # migrated: the new index holds it all now
+                self._legacy_path.unlink()
+                fsync_dir(self.data_dir)
 
     def close(self) -> None:
         """Checkpoint the index (if it can be written), close it and give up the folder.
@@ -366,13 +580,11 @@ class TinyDBGameStore(GameStore):
             if self._closed:
                 return
             try:
-                if self._index_stale or self._marked:
-                    self.flush()
+                self.flush()
             except OSError:
                 pass
             finally:
                 self._closed = True
-                self._db.close()
                 self._release()
 
     def create_game(self, header: dict[str, Any], summary: dict[str, Any]) -> None:
@@ -385,18 +597,20 @@ class TinyDBGameStore(GameStore):
         with self._lock:
             self._writable()
             gid = header["game_id"]
-            if gid in self._summaries or self._journal(gid).exists():
+            if self.has_game(gid) or self._journal(gid).exists():
                 raise GameExists(f"game {gid!r} already exists")
             if twin := self._case_twin(gid):
                 raise GameExists(f"game {gid!r} differs only in case from the stored {twin!r}")
             self._write_game(StoredGame(header, [], summary))
 
     def _write_game(self, game: StoredGame) -> None:
-        atomic_write_bytes(self._journal(game.game_id),
-                           journal_bytes(game.header, game.entries, game.summary))
-        self._summaries[game.game_id] = clone(game.summary)
-        self._tail_checked.add(game.game_id)
-        self._index_stale = True  # found again by listing games/ if we crash before a flush
+        gid = game.game_id
+        with self._changing(gid):
+            atomic_write_bytes(self._journal(gid),
+                               journal_bytes(game.header, game.entries, game.summary))
+        self._reading(lambda: self._index.put(gid, clone(game.summary), self._hints(gid)))
+        self._remember_id(gid)
+        self._tail_checked.add(gid)
 
     def append(self, game_id: str, entry: dict[str, Any],
                summary: dict[str, Any] | None = None) -> None:
@@ -408,30 +622,36 @@ class TinyDBGameStore(GameStore):
         check_append(entry, summary)
         with self._lock:
             self._writable()
-            if game_id not in self._summaries:
+            if not self.has_game(game_id):
                 raise GameNotFound(f"no game {game_id!r}")
             record: dict[str, Any] = {"entry": entry}
-            changed = summary is not None and summary != self._summaries[game_id]
+            changed = summary is not None and summary != self._reading(
+                lambda: self._index.get(game_id, self._hints(game_id)))
             if changed:
                 record["summary"] = summary
-                if game_id not in self._marked:
-                    (self._dirty_dir / game_id).touch()
-                    fsync_dir(self._dirty_dir)
-                    self._marked.add(game_id)
             path = self._journal(game_id)
             try:
-                if game_id not in self._tail_checked:
-                    repair_tail(path)
-                    self._tail_checked.add(game_id)
-                append_line(path, (dumps(record) + "\n").encode())
+                with self._changing(game_id) if changed else nullcontext():
+                    if game_id not in self._tail_checked:
+                        repair_tail(path)
+                        self._tail_checked.add(game_id)
+                    append_line(path, (dumps(record) + "\n").encode())
             except FileNotFoundError:
-                del self._summaries[game_id]
+                self._drop(game_id)
                 raise GameNotFound(f"game {game_id!r} has no journal file any more") from None
             except BaseException:
                 self._tail_checked.discard(game_id)  # a partial line may be left: repair first
                 raise
             if changed:
-                self._summaries[game_id] = clone(summary)
+                self._reading(lambda: self._index.put(game_id, clone(summary)))
+
+    def _drop(self, game_id: str) -> None:
+        """Forget a game whose journal is gone."""
+        if not self.read_only and not self._closed:
+            self._mark(game_id)
+        self._reading(lambda: self._index.remove(game_id, self._hints(game_id)))
+        self._forget_id(game_id)
+        self._tail_checked.discard(game_id)
 
     def load(self, game_id: str) -> StoredGame:
         """Read a game's journal; an older schema is migrated (and rewritten once, if writable).
@@ -440,13 +660,12 @@ class TinyDBGameStore(GameStore):
         UnsupportedSchema.
         """
         with self._lock:
-            if game_id not in self._summaries:
+            if not self.has_game(game_id):
                 raise GameNotFound(f"no game {game_id!r}")
             try:
                 header, entries, summary = read_journal(self._journal(game_id))
             except FileNotFoundError:
-                del self._summaries[game_id]
-                self._index_stale = True
+                self._drop(game_id)
                 raise GameNotFound(f"game {game_id!r} has no journal file any more") from None
             except JournalDamaged as exc:
                 self._quarantine(game_id, str(exc))
@@ -474,14 +693,64 @@ class TinyDBGameStore(GameStore):
         return " (left in place: read-only here)" if self.read_only else " and was moved aside"
 
     def has_game(self, game_id: str) -> bool:
-        """Whether a game with this id is in the index."""
-        return game_id in self._summaries
-
-    def list_games(self, finished: bool | None = None,
-                   limit: int | None = None) -> list[dict[str, Any]]:
-        """Summaries (each with "game_id"), newest first (at most `limit`); from memory."""
+        """Whether a game with this id is stored."""
+        if not isinstance(game_id, str) or id_problem(game_id) is not None:
+            return False
         with self._lock:
-            return listing(self._summaries.items(), finished, limit)
+            return (self._index.known(game_id)
+                    or self._folded_ids().get(game_id.casefold()) == game_id)
+
+    def list_games(self, finished: bool | None = None, limit: int | None = None, *,
+                   offset: int = 0, query: str | None = None) -> list[dict[str, Any]]:
+        """A page of summaries (each with "game_id"), newest first (see `GameStore`); reads
+        only the index shards holding the page (a search reads each shard once).
+
+        Raises: ValueError if `offset` or `limit` is negative.
+        """
+        check_page(offset, limit)
+        with self._lock:
+            rows = self._reading(lambda: self._rows(finished, limit, offset, query))
+            return [{**clone(s), "game_id": gid} for gid, s in rows]
+
+    def _rows(self, finished: bool | None, limit: int | None, offset: int,
+              query: str | None) -> list[tuple[str, dict[str, Any]]]:
+        terms = terms_of(query)
+        if not terms:
+            return self._index.page(finished, offset, limit)
+        found = list(islice(self._index.search(finished, terms), offset,
+                            None if limit is None else offset + limit))
+        return [(gid, self._index.summary_in(shard, gid)) for gid, shard in found]
+
+    def count_games(self, finished: bool | None = None, query: str | None = None) -> int:
+        """How many games `list_games` would give without a limit (from the manifest's counts
+        unless searching)."""
+        terms = terms_of(query)
+        with self._lock:
+            if not terms:
+                return self._index.count(finished)
+            return self._reading(lambda: sum(1 for _ in self._index.search(finished, terms)))
+
+    def summaries(self, finished: bool | None = None) -> Iterator[dict[str, Any]]:
+        """Copies of the summaries (each with "game_id"), shard by shard, oldest first."""
+        with self._lock:
+            chunks = self._index.chunks(finished)
+        for _, shard in chunks:
+            for gid, summary in self._chunk(shard, finished):
+                yield {**clone(summary), "game_id": gid}
+
+    def summary_chunks(self, finished: bool | None = None
+                       ) -> list[tuple[str, Callable[[], list[dict[str, Any]]]]]:
+        """The summaries by index shard: (stamp, read) pairs, oldest first (see `GameStore`)."""
+        with self._lock:
+            return [(stamp, partial(self._chunk_summaries, shard, finished))
+                    for stamp, shard in self._index.chunks(finished)]
+
+    def _chunk(self, shard: Shard, finished: bool | None) -> list[tuple[str, dict[str, Any]]]:
+        with self._lock:
+            return self._reading(lambda: self._index.summaries_in(shard, finished))
+
+    def _chunk_summaries(self, shard: Shard, finished: bool | None) -> list[dict[str, Any]]:
+        return [summary for _, summary in self._chunk(shard, finished)]
 
     def delete_game(self, game_id: str) -> None:
         """Delete a game's journal.
@@ -490,13 +759,14 @@ class TinyDBGameStore(GameStore):
         """
         with self._lock:
             self._writable()
-            if game_id not in self._summaries:
+            if not self.has_game(game_id):
                 raise GameNotFound(f"no game {game_id!r}")
-            self._journal(game_id).unlink(missing_ok=True)
-            fsync_dir(self._games_dir)
-            del self._summaries[game_id]
+            with self._changing(game_id):
+                self._journal(game_id).unlink(missing_ok=True)
+                fsync_dir(self._games_dir)
+            self._reading(lambda: self._index.remove(game_id))
+            self._forget_id(game_id)
             self._tail_checked.discard(game_id)
-            self._index_stale = True
 
     def load_catalogue(self) -> dict[str, Any]:
         """The card catalogue ({} if none saved).

@@ -13,11 +13,12 @@ from typing import Any
 
 from .records import ImportRefused, StoredGame
 
-CURRENT_SCHEMA_VERSION = 2
+CURRENT_SCHEMA_VERSION = 3
 """Schema of the documents this release writes; it equals models.common.SCHEMA_VERSION."""
 GAME_FORMAT = "vendetta-companion/game"
 BACKUP_FORMAT = "vendetta-companion/backup"
-ENTRY_KINDS = frozenset({"action", "undo", "redo"})
+ENTRY_KINDS = frozenset({"action", "undo", "redo", "clock"})
+"""Journal entry kinds; "clock" marks when a table opened or closed the game (issue 13)."""
 
 MAX_IMPORT_BYTES = 20 * 1024 * 1024
 """Largest single-game file `read_import_file` accepts."""
@@ -168,6 +169,15 @@ def _v1_to_v2(doc: dict[str, Any]) -> dict[str, Any]:
     return doc
 
 
+@migration(2)
+def _v2_to_v3(doc: dict[str, Any]) -> dict[str, Any]:
+    """v2 → v3 (issue 13): journals may hold clock entries (`{"kind": "clock", "running",
+    "at"}`). A v2 document is a valid v3 document as it is: nothing changes but the version, so
+    that an app that knows only v2 refuses a v3 file as too new instead of tripping over its
+    first clock entry."""
+    return doc
+
+
 def migrate(
     doc: dict[str, Any],
     target: int = CURRENT_SCHEMA_VERSION,
@@ -291,7 +301,13 @@ def check_entry(entry: object, where: str = "entry") -> None:
         raise _refuse(_join(where, "command"), "must be an object")
     if "events" in entry and not isinstance(entry["events"], list):
         raise _refuse(_join(where, "events"), "must be a list")
-    _check_time(entry.get("at"), _join(where, "at"), required=False)
+    if kind == "clock":
+        extra = sorted(set(entry) - {"kind", "running", "at"})
+        if extra:
+            raise _refuse(_join(where, extra[0]), "is not a field of a clock entry")
+        if not isinstance(entry.get("running"), bool):
+            raise _refuse(_join(where, "running"), "must be true or false")
+    _check_time(entry.get("at"), _join(where, "at"), required=kind == "clock")
 
 
 def check_header(header: object, where: str = "header") -> None:

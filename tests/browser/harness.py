@@ -11,6 +11,8 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 CHROMIUM = "/usr/bin/chromium"
@@ -105,6 +107,8 @@ class UI:
         self.context = context or browser.new_context(viewport=size or PHONE)
         self.own_context = context is None
         self.page = self.context.new_page()
+        self.url = server.url
+        """The address the app is served at."""
         self.page.set_default_timeout(10_000)
         query = f"?key={server.host_key}" if host else ""
         self.page.goto(server.url + path.lstrip("/") + query)
@@ -257,3 +261,17 @@ def fresh_dir(tmp: Path, name: str) -> Path:
     shutil.rmtree(d, ignore_errors=True)
     d.mkdir(parents=True)
     return d
+
+
+@contextmanager
+def served(browser, data_dir: Path, size: dict | None = None, path: str = "") -> Iterator[UI]:
+    """The app served from `data_dir` and one page of it; both closed on the way out."""
+    server = Server(data_dir).start()
+    try:
+        ui = UI(browser, server, size, path)
+        try:
+            yield ui
+        finally:
+            ui.close()
+    finally:
+        server.stop()

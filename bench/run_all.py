@@ -1,0 +1,416 @@
+"""Every figure of the speed issue (issue 12), each with its floor and ratio, in one run.
+
+1. Load + replay of the longest example game vs "validate + fold once" (its floor) and vs a
+   bare parse of the journal; the memory a replayed game holds.
+2. Tap -> changed number vs a trivial Flet page: bench/tap_latency.py, if present.
+3. With 10,000 stored games: launch -> home vs launch with an empty store; Home and Statistics
+   taps, timed inside the page (a MutationObserver on the semantics tree, armed before the
+   tap); store open, home listing, statistics (first and cached); the most list rows a screen
+   shows.
+4. Import time: bench/imports.py, if present.
+5. 100,000 stored games: store open and home listing vs the 10,000 figures.
+
+Data folders are written directly in the store's format (bench/datasets.py) and kept under
+the temp dir for the next run. Not part of the test suite.
+
+Run: python bench/run_all.py [--quick] [--no-browser]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import importlib.util
+import inspect
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import tracemalloc
+import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path[:0] = [str(ROOT), str(HERE)]
+
+import datasets  # noqa: E402
+
+HEADER = ("figure", "value", "floor", "ratio", "goal", "met")
+
+
+@dataclass(frozen=True)
+class Row:
+    """One figure against its floor (measured in the same run) and its goal."""
+
+    figure: str
+    value: float
+    unit: str = "ms"
+    floor: float | None = None
+    floor_name: str = ""
+    max_ratio: float | None = None
+    max_value: float | None = None
+
+    @property
+    def ratio(self) -> float | None:
+        return self.value / self.floor if self.floor else None
+
+    def cells(self) -> tuple[str, ...]:
+        """The row as text (HEADER order); met is "yes", "NO" or "" (no goal)."""
+        checks = []
+        if self.max_ratio is not None and self.ratio is not None:
+            checks.append(self.ratio <= self.max_ratio)
+        if self.max_value is not None:
+            checks.append(self.value <= self.max_value)
+        goals = [f"<={self.max_ratio:g}x" if self.max_ratio is not None else "",
+                 f"<={self.max_value:g} {self.unit}" if self.max_value is not None else ""]
+        num = "{:.2f}" if self.unit == "MB" else "{:.1f}" if self.unit == "ms" else "{:g}"
+        floor = (f"{num.format(self.floor)} {self.unit} {self.floor_name}".strip()
+                 if self.floor is not None else "")
+        return (self.figure, f"{num.format(self.value)} {self.unit}", floor,
+                f"{self.ratio:.2f}x" if self.ratio is not None else "",
+                ", ".join(g for g in goals if g),
+                "" if not checks else "yes" if all(checks) else "NO")
+
+
+ROWS: list[Any] = []
+"""Every row of the run (anything with `cells()`), in order."""
+
+
+def add(*rows: Any) -> None:
+    """Keep rows for the final table and print them now."""
+    for r in rows:
+        ROWS.append(r)
+        print("  " + " | ".join(c for c in r.cells() if c), flush=True)
+
+
+def timed(fn: Callable[[], Any], repeat: int) -> float:
+    """Median wall time of `fn`, in ms."""
+    out = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        out.append((time.perf_counter() - start) * 1000)
+    return statistics.median(out)
+
+
+# --- 1. replay ----------------------------------------------------------------------------
+
+
+def replay(game: Any, repeat: int) -> None:
+    """Load + replay of the longest example vs its floors; a replayed game's memory."""
+    from companion.apply import apply_in_place, initial_state
+    from companion.game import Action, Game
+    from companion.service import summary
+    from companion.storage import TinyDBGameStore
+    from models.commands import COMMAND_ADAPTER
+    from models.events import EVENT_LIST_ADAPTER
+
+    print(f"1. replay: {len(game.actions)} actions, {len(game.events)} events", flush=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        store = TinyDBGameStore(tmp)
+        gid = store.import_game({**game.to_document(), "summary": summary(game)})
+        raw = (Path(tmp) / "games" / f"{gid}.jsonl").read_bytes()
+
+        def parse() -> None:
+            [json.loads(line) for line in raw.split(b"\n") if line]
+
+        def validate_fold() -> None:
+            stored = store.load(gid)
+            state = initial_state(game.start_events[0])
+            for e in stored.entries:
+                if e.get("kind", "action") != "action":
+                    continue
+                events = EVENT_LIST_ADAPTER.validate_python(e["events"])
+                Action(command=COMMAND_ADAPTER.validate_python(e["command"]), events=events,
+                       at=e.get("at"))
+                for event in events:
+                    apply_in_place(state, event)
+
+        def load_replay() -> None:
+            stored = store.load(gid)
+            Game.from_journal(stored.header, stored.entries)
+
+        a, b, c = [], [], []
+        for _ in range(repeat):  # interleaved: the same machine load for all three
+            a.append(timed(parse, 1))
+            b.append(timed(validate_fold, 1))
+            c.append(timed(load_replay, 1))
+        fold, ms = statistics.median(b), statistics.median(c)
+        add(Row("parse the journal (bare JSON)", statistics.median(a)),
+            Row("validate + fold once (floor)", fold),
+            Row("load + replay, longest example", ms, floor=fold,
+                floor_name="(validate+fold)", max_ratio=1.5))
+        gc.collect()
+        tracemalloc.start()
+        stored = store.load(gid)
+        before = tracemalloc.get_traced_memory()[0]
+        kept = Game.from_journal(stored.header, stored.entries)
+        del stored
+        gc.collect()
+        size = (tracemalloc.get_traced_memory()[0] - before) / 1e6
+        tracemalloc.stop()
+        add(Row("memory of the replayed game", size, "MB", max_value=1.5))
+        del kept
+        store.close()
+
+
+# --- 2 and 4: other engineers' benches, if present ------------------------------------------
+
+
+def other(name: str, label: str) -> None:
+    """Run bench/<name>.py's `main()` (imported by path) and keep the rows it returns."""
+    path = HERE / f"{name}.py"
+    print(label, flush=True)
+    if not path.exists():
+        print(f"  skipped: bench/{name}.py is not here", flush=True)
+        return
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    main = module.main
+    rows = main([]) if inspect.signature(main).parameters else main()
+    for r in rows or []:
+        if hasattr(r, "cells"):
+            ROWS.append(r)
+
+
+# --- browser ------------------------------------------------------------------------------
+
+ARM = """([sel]) => {
+  const bench = window.__bench = {t0: null};
+  const host = document.querySelector('flt-semantics-host');
+  window.__benchDone = new Promise(resolve => {
+    const obs = new MutationObserver(() => {
+      if (bench.t0 !== null && document.querySelector(sel)) {
+        obs.disconnect(); resolve(performance.now() - bench.t0);
+      }
+    });
+    obs.observe(host, {subtree: true, childList: true, characterData: true, attributes: true});
+    setTimeout(() => { obs.disconnect(); resolve(-1); }, 30000);
+  });
+  window.addEventListener('pointerdown', () => { bench.t0 = performance.now(); },
+                          {capture: true, once: true});
+}"""
+"""Arms a MutationObserver on the semantics tree: resolves with the ms from the next
+pointerdown to the moment `sel` is in the tree."""
+
+
+def sel(identifier: str) -> str:
+    return f'flt-semantics-host [flt-semantics-identifier="{identifier}"]'
+
+
+def in_page_tap(page: Any, button: str, target: str) -> float:
+    """ms from pointerdown on `button` until `target` is shown, timed in the page.
+
+    Raises: RuntimeError if it never shows.
+    """
+    page.wait_for_selector(sel(button), state="attached")
+    page.evaluate(ARM, [sel(target)])
+    box = page.locator(sel(button)).first.bounding_box()
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    ms = page.evaluate("window.__benchDone")
+    if ms < 0:
+        raise RuntimeError(f"{target} never showed after tapping {button}")
+    return ms
+
+
+class Served:
+    """The app served by bench/serve.py in a child process."""
+
+    def __init__(self, data: Path) -> None:
+        from tests.browser.harness import free_port
+
+        self.port = free_port()
+        env = dict(os.environ, FLET_FORCE_WEB_SERVER="1", FLET_SERVER_PORT=str(self.port),
+                   FLET_WEB_NO_CDN="1", PYTHONPATH=str(ROOT))
+        self.started = time.perf_counter()
+        self.proc = subprocess.Popen([sys.executable, str(HERE / "serve.py"), "app", str(data)],
+                                     env=env, cwd=ROOT, stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.DEVNULL)
+        self.url = f"http://127.0.0.1:{self.port}/"
+        self.data = data
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            try:
+                urllib.request.urlopen(self.url, timeout=1).read(64)
+                return
+            except OSError:
+                if self.proc.poll() is not None:
+                    raise RuntimeError("bench/serve.py exited at start") from None
+                time.sleep(0.05)
+        self.stop()  # it must not keep holding the data folder
+        raise RuntimeError("the server did not answer")
+
+    def open(self, browser: Any) -> Any:
+        """A fresh browser page on the app, accessibility tree on."""
+        page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+        page.set_default_timeout(60_000)
+        key = (self.data / "tables" / "host-key").read_text().strip()
+        page.goto(f"{self.url}?key={key}")  # the host's browser: it sees the home screen
+        page.wait_for_selector("flt-semantics-placeholder", state="attached")
+        page.locator("flt-semantics-placeholder").dispatch_event("click")
+        page.wait_for_selector("flt-semantics-host flt-semantics")
+        return page
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+def launch(browser: Any, data: Path) -> float:
+    """ms from starting the server to the home screen shown in a browser."""
+    served = Served(data)
+    try:
+        page = served.open(browser)
+        page.wait_for_selector(sel("new-game"), state="attached")
+        ms = (time.perf_counter() - served.started) * 1000
+        page.context.close()
+    finally:
+        served.stop()
+    return ms
+
+
+def screens(browser: Any, data: Path, n: int) -> tuple[list[float], list[float], int]:
+    """In-page ms of Statistics and Home taps (alternating; the first Statistics tap may
+    count), and the most game rows the home screen showed."""
+    served = Served(data)
+    try:
+        page = served.open(browser)
+        page.wait_for_selector(sel("new-game"), state="attached")
+        rows = page.locator('flt-semantics-host [flt-semantics-identifier^="game-"]').count()
+        stats_ms, home_ms = [], []
+        for _ in range(n):
+            stats_ms.append(in_page_tap(page, "stats", "stats-games"))
+            home_ms.append(in_page_tap(page, "home", "new-game"))
+        page.context.close()
+    finally:
+        served.stop()
+    return stats_ms, home_ms, rows
+
+
+# --- 3 and 5. stores of many games ------------------------------------------------------------
+
+
+def store_figures(root: Path, repeat: int) -> dict[str, float]:
+    """Open, home listing (what the home screen reads), statistics first and cached."""
+    from companion.service import Service
+    from companion.storage import TinyDBGameStore
+    from views.home import PAGE
+
+    def opened() -> None:
+        TinyDBGameStore(root).close()
+
+    def home(store: Any) -> None:
+        for finished in (False, True):
+            store.count_games(finished)
+            store.list_games(finished, PAGE[finished])
+
+    open_ms = timed(opened, repeat)
+    store = TinyDBGameStore(root)
+    try:
+        list_ms = timed(lambda: home(store), repeat)
+        service = Service(store)
+        first = timed(service.stats, 1)
+        cached = timed(service.stats, repeat)
+    finally:
+        store.close()
+    return {"open": open_ms, "list": list_ms, "stats": first, "cached": cached}
+
+
+def stores(game: Any, browser: Any | None, repeat: int, big: int) -> None:
+    print(f"3/5. stored games: 0, 10,000 and {big:,}", flush=True)
+    folders = {}
+    for n in (0, 10_000, big):
+        folders[n], took = datasets.data_folder(n, game)
+        print(f"  {n:,} games: " + (f"written in {took:.1f} s" if took is not None
+                                    else f"reused from {folders[n]}"), flush=True)
+    ten = store_figures(folders[10_000], repeat)
+    many = store_figures(folders[big], repeat)
+    add(Row("store open, 10,000 games", ten["open"]),
+        Row("home listing, 10,000 games", ten["list"]),
+        Row("statistics, 10,000 games: first count", ten["stats"]),
+        Row("statistics, 10,000 games: kept", ten["cached"]),
+        Row(f"store open, {big:,} games vs 10,000", many["open"], floor=ten["open"],
+            floor_name="(10k)", max_ratio=2),
+        Row(f"home listing, {big:,} games vs 10,000", many["list"], floor=ten["list"],
+            floor_name="(10k)", max_ratio=2),
+        Row(f"statistics, {big:,} games: kept", many["cached"]))
+    if browser is None:
+        return
+    empty, full = [], []
+    for _ in range(max(2, repeat // 3)):  # interleaved: the same load for both
+        empty.append(launch(browser, folders[0]))
+        full.append(launch(browser, folders[10_000]))
+    add(Row("launch -> home, 10,000 games vs empty store", statistics.median(full),
+            floor=statistics.median(empty), floor_name="(empty)", max_ratio=1.3))
+    for n in (10_000, big):
+        stats_ms, home_ms, shown = screens(browser, folders[n], 6)
+        label = f"{n:,} games"
+        add(Row(f"Statistics tap -> shown, {label}: first", stats_ms[0], max_value=300),
+            Row(f"Statistics tap -> shown, {label}: median", statistics.median(stats_ms),
+                max_value=300),
+            Row(f"Home tap -> shown, {label}: median", statistics.median(home_ms),
+                max_value=300),
+            Row(f"game rows on the home screen, {label}", shown, "rows", max_value=100))
+
+
+def browser_reason(no_browser: bool) -> str | None:
+    """Why the browser figures cannot be measured (None: they can)."""
+    if no_browser:
+        return "--no-browser"
+    from tests.browser.harness import missing
+
+    return missing()
+
+
+def main(argv: list[str] | None = None) -> list[Any]:
+    """Measure everything, print the table, return the rows."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true",
+                    help="fewer repeats; 20,000 games instead of 100,000")
+    ap.add_argument("--no-browser", action="store_true", help="skip the browser figures")
+    opts = ap.parse_args(argv)
+    repeat = 5 if opts.quick else 11
+    game = datasets.longest_game()
+    replay(game, repeat)
+    other("tap_latency", "2. tap -> number vs a trivial page")
+    other("imports", "4. import time")
+    reason = browser_reason(opts.no_browser)
+    big = 20_000 if opts.quick else 100_000
+    if reason:
+        print(f"browser figures skipped: {reason}", flush=True)
+        stores(game, None, repeat, big)
+    else:
+        from playwright.sync_api import sync_playwright
+
+        from tests.browser.harness import CHROMIUM, LAUNCH_ARGS
+
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                         args=LAUNCH_ARGS)
+            try:
+                stores(game, browser, repeat, big)
+            finally:
+                browser.close()
+    table = [HEADER, *(r.cells() for r in ROWS)]
+    widths = [max(len(t[i]) for t in table) for i in range(len(HEADER))]
+    print()
+    for t in table:
+        print(" | ".join(c.ljust(w) for c, w in zip(t, widths, strict=True)).rstrip())
+    return ROWS
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

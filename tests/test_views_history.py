@@ -1,0 +1,104 @@
+"""Home and Statistics with many stored games (issue 12): pages of games, never the whole
+history; statistics kept between renders and counted again after every change."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.service import Service
+from companion.storage import MemoryGameStore, TinyDBGameStore, history
+from tests.storage_helpers import entry, header, stamp
+from tests.ui import click, find, ids, value
+from views.app import build
+from views.home import PAGE
+
+
+def summary(i: int, finished: bool) -> dict[str, Any]:
+    """Game i, updated at minute i, won by its first player if finished."""
+    players = [f"A{i}", "Bo", "Cy"]
+    return {"players": players, "round": 2, "phase": "planning", "finished": finished,
+            "winner": players[0] if finished else None, "scores": None,
+            "created": stamp(i), "updated": stamp(i), "player_count": 3,
+            "standings": [{"name": p, "clan": "Brujah", "influence": 10} for p in players]}
+
+
+def shown(app) -> int:  # type: ignore[no-untyped-def]
+    return sum(i.startswith("review-") for i in ids(app.root))
+
+
+@pytest.fixture(params=["memory", "files"])
+def store(request, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(history, "SHARD_SIZE", 16)
+    s = MemoryGameStore() if request.param == "memory" else TinyDBGameStore(tmp_path)
+    for i in range(100):  # 1 in 4 in progress: 25 in progress, 75 finished
+        s.create_game(header(f"h{i:03d}", i), summary(i, finished=i % 4 != 0))
+    yield s
+    s.close()
+
+
+def test_home_shows_a_page_of_each_kind_and_turns_pages(store) -> None:  # type: ignore[no-untyped-def]
+    app = build(Service(store))
+    assert shown(app) == PAGE[False] + PAGE[True]
+    assert value(app.root, "live-shown") == f"1–{PAGE[False]} of 25"
+    assert value(app.root, "past-shown") == f"1–{PAGE[True]} of 75"
+    assert find(app.root, "past-newer").disabled and find(app.root, "live-newer").disabled
+    click(app.root, "past-older")
+    assert value(app.root, "past-shown") == f"{PAGE[True] + 1}–{2 * PAGE[True]} of 75"
+    click(app.root, "past-older")
+    assert value(app.root, "past-shown") == f"{2 * PAGE[True] + 1}–75 of 75"
+    assert find(app.root, "past-older").disabled
+    assert shown(app) == PAGE[False] + 75 - 2 * PAGE[True]
+    click(app.root, "live-older")
+    assert value(app.root, "live-shown") == f"{PAGE[False] + 1}–25 of 25"
+    click(app.root, "past-newer")
+    assert value(app.root, "past-shown") == f"{PAGE[True] + 1}–{2 * PAGE[True]} of 75"
+    opened: list[str] = []
+    app.open_review = opened.append  # type: ignore[method-assign]
+    click(app.root, f"review-{25 - PAGE[False]}")  # the first past game of that page
+    past = [f"h{i:03d}" for i in range(99, -1, -1) if i % 4]
+    assert opened == [past[PAGE[True]]]
+
+
+def test_a_shrinking_history_keeps_the_page_in_range(store) -> None:  # type: ignore[no-untyped-def]
+    app = build(Service(store))
+    click(app.root, "past-older")
+    click(app.root, "past-older")
+    for i in range(100):
+        if i % 4 and i > 20:
+            app.service.store.delete_game(f"h{i:03d}")
+    app.go("home")  # 15 past games left: one page, no pager
+    assert "past-shown" not in ids(app.root)
+    assert shown(app) == PAGE[False] + 15
+
+
+def test_statistics_are_kept_and_counted_again_after_a_change(store) -> None:  # type: ignore[no-untyped-def]
+    app = build(Service(store))
+    click(app.root, "stats")
+    assert value(app.root, "stats-games").startswith("75 finished")
+    kept = app.service.stats()
+    app.go("home")
+    click(app.root, "stats")
+    assert app.service.stats() is kept  # nothing changed: not counted again
+    app.service.store.append("h000", entry(0), summary(100, finished=True))
+    app.go("stats")
+    assert value(app.root, "stats-games").startswith("76 finished")
+    app.service.store.delete_game("h099")
+    app.go("stats")
+    assert value(app.root, "stats-games").startswith("75 finished")
+
+
+def test_statistics_show_at_most_a_page_of_players(tmp_path: Path) -> None:
+    from views.stats_page import PLAYERS_SHOWN
+
+    store = MemoryGameStore()
+    for i in range(PLAYERS_SHOWN + 10):  # a new first player each game: many players
+        store.create_game(header(f"p{i:03d}", i), summary(i, finished=True))
+    app = build(Service(store))
+    click(app.root, "stats")
+    shown_players = [i for i in ids(app.root) if i.startswith("player-stats-")]
+    assert len(shown_players) == PLAYERS_SHOWN
+    assert value(app.root, "players-more").startswith(
+        f"…and {PLAYERS_SHOWN + 10 + 2 - PLAYERS_SHOWN} more")

@@ -1,0 +1,431 @@
+"""Your data (route /data): back up everything to a file, restore or import a file after a
+preview of what it holds, automatic backups, one game's file, the card catalogue's file.
+
+The work is done by companion.backups; long steps (checking a big backup, writing files) run
+off the UI loop and report their progress.
+"""
+
+import asyncio
+from datetime import UTC, datetime
+from typing import Any
+
+import flet as ft
+
+from companion.backups import (
+    AutoBackups,
+    Preview,
+    apply,
+    backup_file,
+    catalogue_file,
+    game_file,
+    preview,
+)
+from companion.catalogue import CatalogueError
+from companion.storage import (
+    MAX_BACKUP_BYTES,
+    ImportRefused,
+    ReadOnlyStore,
+    StorageError,
+    describe_os_error,
+)
+from views.choice import Option, pick_list
+from views.files import handler, offer_file, picker, size_text
+from views.frame import frame
+from views.share_result import with_action
+from views.state import AppState
+from views.theme import (
+    GOLD,
+    MUTED,
+    OK,
+    SMALL,
+    SURFACE_HI,
+    TEXT,
+    button,
+    card,
+    heading,
+    ident,
+    tap_row,
+    text,
+)
+
+READ_ONLY = ("Review only here: another app is using this data folder, so restoring, "
+             "importing and automatic backups happen there.")
+SHOWN_GAMES = 25
+"""Games listed in a preview (the rest are counted)."""
+SECTION_NAMES = {"clan_cards": "clan cards", "allies": "Allies", "relics": "Relics",
+                 "location_cards": "Location cards"}
+
+
+def _draft(app: AppState) -> dict[str, Any]:
+    return app.draft("data")
+
+
+def say(app: AppState, message: str | None, problem: str | None = None) -> None:
+    """Show what happened (or why not) on the page."""
+    d = _draft(app)
+    d["message"], d["checking"] = message, None
+    app.error = problem
+    app.render()
+
+
+# --- saving files ------------------------------------------------------------------------------
+
+
+async def save(app: AppState, name: str, data: bytes) -> None:
+    """Offer a file and say how it went."""
+    said, problem = await offer_file(app, name, data, "json")
+    say(app, said, problem)
+
+
+async def on_backup_save(app: AppState) -> None:
+    """Everything in one file."""
+    name, data = await asyncio.to_thread(backup_file, app.service)
+    await save(app, name, data)
+
+
+async def on_game_save(app: AppState) -> None:
+    """The chosen game in one file."""
+    gid = _draft(app).get("game")
+    if not gid:
+        say(app, None, "Choose a game first.")
+        return
+    try:
+        name, data = game_file(app.service, gid)
+    except (KeyError, StorageError) as err:
+        say(app, None, f"This game cannot be saved: {err}")
+        return
+    await save(app, name, data)
+
+
+async def on_catalogue_save(app: AppState) -> None:
+    """The card catalogue in one file."""
+    name, data = catalogue_file(app.service)
+    await save(app, name, data)
+
+
+def on_game_pick(app: AppState, game_id: str | None) -> None:
+    """The game to save."""
+    _draft(app)["game"] = game_id
+    app.render()
+
+
+def on_catalogue_share(app: AppState) -> None:
+    """The catalogue as text to copy and paste (the Cards page)."""
+    app.draft("catalogue")["tab"] = "share"
+    app.go("catalogue")
+
+
+# --- opening files: check, preview, confirm -----------------------------------------------------
+
+
+def _check(app: AppState, name: str, raw: bytes, progress: Any = None
+           ) -> Preview | ImportRefused:
+    try:
+        return preview(app.service, raw, name, progress)
+    except ImportRefused as err:
+        return err
+
+
+def _show_check(app: AppState, outcome: Preview | ImportRefused) -> None:
+    d = _draft(app)
+    if isinstance(outcome, ImportRefused):
+        d.pop("preview", None)
+        say(app, None, f"This file cannot be used: {outcome}. Nothing was changed.")
+    else:
+        d["preview"] = outcome
+        say(app, None)
+
+
+def check_file(app: AppState, name: str, raw: bytes) -> None:
+    """Check a chosen file and show what it holds; a refusal changes nothing."""
+    _show_check(app, _check(app, name, raw))
+
+
+async def check_in_background(app: AppState, name: str, raw: bytes):  # noqa: ANN201
+    """Check a file off the UI loop, showing progress (an async generator: each `yield`
+    sends the page as it is now)."""
+    d = _draft(app)
+    d["message"], app.error = None, None
+    d["checking"] = f"Checking {name}…"
+    app.render()
+    yield
+    counts = [0, 0]
+
+    def progress(done: int, total: int) -> None:
+        counts[:] = [done, total]
+
+    task = asyncio.ensure_future(asyncio.to_thread(_check, app, name, raw, progress))
+    while not task.done():
+        await asyncio.wait({task}, timeout=0.5)
+        if counts[1] and not task.done():
+            d["checking"] = f"Checking {name}: game {counts[0]} of {counts[1]}…"
+            app.render()
+            yield
+    _show_check(app, task.result())
+    yield
+
+
+async def on_file_result(app: AppState, e: Any):  # noqa: ANN201
+    """A file was chosen (or the dialog was closed)."""
+    files = list(getattr(e, "files", None) or [])
+    if not files:
+        return
+    f = files[0]
+    raw = getattr(f, "bytes", None)
+    if isinstance(raw, list):
+        raw = bytes(raw)
+    try:
+        if (getattr(f, "size", 0) or 0) > MAX_BACKUP_BYTES:
+            raise ImportRefused(f"{f.name}: file is larger than {MAX_BACKUP_BYTES // 2**20} MB")
+        if raw is None and getattr(f, "path", None):
+            with open(f.path, "rb") as fh:
+                raw = fh.read(MAX_BACKUP_BYTES + 1)
+    except (OSError, ImportRefused) as err:
+        say(app, None, f"This file cannot be used: {err}. Nothing was changed.")
+        return
+    if raw is None:
+        say(app, None, f"{f.name}: the file could not be read.")
+        return
+    async for _ in check_in_background(app, f.name, raw):
+        yield
+
+
+async def on_auto_open(app: AppState, name: str) -> None:
+    """Preview an automatic backup (checked off the UI loop)."""
+    try:
+        raw = AutoBackups.of(app.service).read(name)
+    except (KeyError, OSError) as err:
+        say(app, None, f"This backup cannot be read: {err}")
+        return
+    _show_check(app, await asyncio.to_thread(_check, app, name, raw))
+
+
+def _apply(app: AppState, chosen: Preview) -> tuple[str | None, str | None]:
+    """(what changed, None) or (None, why nothing changed)."""
+    try:
+        return apply(app.service, chosen), None
+    except ReadOnlyStore:
+        return None, f"Not done: {READ_ONLY} Nothing was changed."
+    except (ImportRefused, CatalogueError, StorageError) as err:
+        return None, f"Not done: {err}. Nothing was changed."
+    except OSError as err:
+        return None, (f"Not done: the disk refused it ({describe_os_error(err)}). "
+                      f"Nothing was changed.")
+
+
+def _show_apply(app: AppState, outcome: tuple[str | None, str | None]) -> None:
+    said, problem = outcome
+    if said is not None:
+        _draft(app).pop("preview", None)
+        app.catalogue = app.service_catalogue()
+    say(app, said, problem)
+
+
+def confirm(app: AppState) -> None:
+    """Restore, import or merge what the preview showed (all or nothing)."""
+    chosen: Preview | None = _draft(app).get("preview")
+    if chosen is not None:
+        _show_apply(app, _apply(app, chosen))
+
+
+async def on_confirm(app: AppState):  # noqa: ANN201
+    """Confirm (the writing runs off the UI loop: many games take a moment)."""
+    d = _draft(app)
+    chosen: Preview | None = d.get("preview")
+    if chosen is None:
+        return
+    d["checking"] = "Writing…"
+    app.render()
+    yield
+    _show_apply(app, await asyncio.to_thread(_apply, app, chosen))
+    yield
+
+
+def on_cancel(app: AppState) -> None:
+    """Drop the preview; nothing was changed."""
+    _draft(app).pop("preview", None)
+    say(app, "Nothing was changed.")
+
+
+async def on_auto_now(app: AppState) -> None:
+    """Write an automatic backup now (if anything changed since the last one)."""
+    try:
+        made = await asyncio.to_thread(AutoBackups.of(app.service).write)
+    except OSError as err:
+        say(app, None, f"No backup written: {describe_os_error(err)}")
+        return
+    except StorageError as err:
+        say(app, None, f"No backup written: {err}")
+        return
+    say(app, f"Backed up now: {made.games} game(s), listed under Automatic backups." if made
+        else "Nothing changed since the newest automatic backup.")
+
+
+# --- the page -----------------------------------------------------------------------------------
+
+
+def _day(iso: str) -> str:
+    return iso[:16].replace("T", " ")
+
+
+def _line(g: Any) -> str:
+    players = ", ".join(g.players) or "no players yet"
+    if g.finished:
+        state = f"won by {g.winner}"
+    else:
+        state = f"round {g.round}" if g.round else "setting up"
+    return f"{players} · {_day(g.created)} · {state}"
+
+
+def _confirm_label(p: Preview) -> str | None:
+    """What confirming the preview does (None: nothing, every game is already here)."""
+    if p.kind == "catalogue":
+        return "Merge these cards"
+    if p.new_games:
+        return ("Import this game" if p.kind == "game"
+                else f"Restore {p.new_games} game{'s' if p.new_games != 1 else ''}")
+    return "Restore the card catalogue" if p.catalogue is not None else None
+
+
+def preview_card(app: AppState, p: Preview) -> ft.Control:
+    """What the chosen file holds, and the button that applies it."""
+    rows: list[ft.Control] = [heading(f"{p.name}", 18)]
+    if p.kind == "backup":
+        made = f", made {_day(p.created)} UTC" if p.created else ""
+        rows.append(text(f"A backup of {len(p.games)} game(s){made}: {p.new_games} new here, "
+                         f"{len(p.games) - p.new_games} already here.", 16,
+                         ident_="data-preview-summary"))
+    elif p.kind == "game":
+        rows.append(text("One game" + (" (already here)" if not p.new_games else "") + ".",
+                         16, ident_="data-preview-summary"))
+    for i, g in enumerate(p.games[:SHOWN_GAMES]):
+        mark = "  (already here)" if g.stored else ""
+        rows.append(text(_line(g) + mark, SMALL, color=MUTED if g.stored else TEXT,
+                         ident_=f"data-preview-game-{i}"))
+    if len(p.games) > SHOWN_GAMES:
+        rows.append(text(f"… and {len(p.games) - SHOWN_GAMES} more.", SMALL, color=MUTED))
+    if p.catalogue is not None:
+        counts = ", ".join(f"{n} {SECTION_NAMES[s]}" for s, n in p.catalogue.items() if n)
+        what = ("The card catalogue, replacing yours" if p.kind == "backup"
+                else "Cards to merge into yours")
+        rows.append(text(f"{what}: {counts or 'no cards'}.", SMALL, ident_="data-preview-cards"))
+    elif p.kind == "backup":
+        rows.append(text("No card values in this file: yours stay as they are.", 15,
+                         color=MUTED, ident_="data-preview-cards"))
+    label = _confirm_label(p)
+    nothing = label is None or app.read_only
+    if app.read_only:
+        rows.append(text(READ_ONLY, SMALL, color=MUTED, ident_="data-read-only"))
+    rows.append(ft.Row([
+        button(label or "Nothing new to add", None if nothing else handler(on_confirm, app),
+               expand=2,
+               ident_="data-confirm"),
+        button("Cancel", lambda e: on_cancel(app), primary=False, expand=1,
+               ident_="data-cancel"),
+    ], spacing=6))
+    return card(*rows, color="#241012", ident_="data-preview")
+
+
+GAMES_SHOWN = 20
+"""Games offered at once by the one-game picker (the search box finds the others)."""
+
+
+def _games_card(app: AppState) -> ft.Control:
+    d = _draft(app)
+    search = d.setdefault("game-search", {})
+    query = str(search.get("q") or "").strip() or None
+    try:
+        games = app.service.store.list_games(limit=GAMES_SHOWN, query=query)
+    except Exception:  # noqa: BLE001 - a broken index must not hide the rest of the page
+        games = []
+    options = [Option(g["game_id"], ", ".join(g.get("players") or []) or g["game_id"],
+                      _day(str(g.get("created") or ""))) for g in games]
+    picks = pick_list(app, options, d.get("game"), lambda v: on_game_pick(app, v),
+                      "data-game", search, label="Search by player", searched=True)
+    return card(heading("One game", 19),
+                text("Save one game to send it to another device or another group; open a "
+                     "game file above to add it here.", SMALL, color=MUTED),
+                *picks,
+                button("Save this game", handler(on_game_save, app), primary=False,
+                       ident_="data-game-save", icon=ft.Icons.SAVE_ALT))
+
+
+def _auto_card(app: AppState) -> ft.Control:
+    auto = AutoBackups.of(app.service)
+    rows: list[ft.Control] = [heading("Automatic backups", 19)]
+    if auto.folder is None:
+        rows.append(text("This table keeps no data folder, so nothing is backed up "
+                         "automatically.", SMALL, color=MUTED))
+        return card(*rows)
+    rows.append(text("Written when the app starts and when a game ends, if anything changed; "
+                     "the newest of each of the last 7 days and of the last 4 weeks are "
+                     f"kept in {auto.folder}.", SMALL, color=MUTED))
+    listing = auto.listing()
+    now = datetime.now(UTC)
+    for i, b in enumerate(listing):
+        age = (now - b.when).days
+        when = b.when.strftime("%Y-%m-%d %H:%M UTC") + (f" ({age} d ago)" if age else "")
+        rows.append(tap_row(when, handler(on_auto_open, app, b.name), f"auto-{i}",
+                            detail=f"{b.games} game(s) · {size_text(b.size)} · tap to see and "
+                                   f"restore", color=SURFACE_HI, icon=ft.Icons.HISTORY))
+    if not listing:
+        rows.append(text("None yet.", SMALL, color=MUTED, ident_="auto-none"))
+    if not app.read_only:
+        rows.append(button("Back up now", handler(on_auto_now, app), primary=False,
+                           ident_="data-auto-now", icon=ft.Icons.BACKUP))
+    return card(*rows)
+
+
+def data_view(app: AppState) -> list[ft.Control]:
+    """The Data page."""
+    d = _draft(app)
+    try:
+        games = app.service.store.count_games()
+    except Exception:  # noqa: BLE001 - a broken index must not hide the restore
+        games = 0
+    cards = len(app.service.export_catalogue()) - 1
+    body: list[ft.Control] = []
+    if d.get("message"):
+        body.append(ft.Container(
+            content=text(d["message"], 16, ident_="data-message"), bgcolor="#12261a",
+            border=ft.Border.all(1, OK), border_radius=10, padding=12))
+    if d.get("checking"):
+        body.append(ident("data-checking", ft.Row([
+            ft.ProgressRing(width=22, height=22, color=GOLD),
+            text(d["checking"], 16)], spacing=10)))
+    if d.get("preview") is not None:
+        body.append(preview_card(app, d["preview"]))
+    open_file = with_action(
+        button("Choose a file…", lambda e: None, ident_="data-open", icon=ft.Icons.FOLDER_OPEN),
+        lambda: ft.PickFiles(picker(app), dialog_title="Choose a backup, game or catalogue file",
+                             file_type=ft.FilePickerFileType.CUSTOM,
+                             allowed_extensions=["json"], with_data=True,
+                             cancel_upload_on_window_blur=False))
+    cards_: list[ft.Control] = [
+        card(heading("Back up everything", 19),
+             text(f"{games} game(s)" + (" and your card catalogue" if cards > 0 else "")
+                  + " in one file. Keep it somewhere else than this device.", 15,
+                  color=MUTED, ident_="data-counts"),
+             button("Save a backup file", handler(on_backup_save, app),
+                    ident_="data-backup-save", icon=ft.Icons.DOWNLOAD)),
+        card(heading("Restore or import", 19),
+             text("A backup, one game or a card catalogue. You see what the file holds before "
+                  "anything changes; a file that is damaged or was tampered with is refused "
+                  "whole. Games already here are kept as they are.", SMALL, color=MUTED),
+             text(READ_ONLY, SMALL, ident_="data-read-only") if app.read_only else open_file),
+        _auto_card(app),
+    ]
+    if games:
+        cards_.append(_games_card(app))
+    cards_.append(card(heading("Card catalogue", 19),
+                     text("The card values you entered, to share with another group.", 15,
+                          color=MUTED),
+                     ft.Row([button("Save the catalogue", handler(on_catalogue_save, app),
+                                    primary=False, expand=True, ident_="data-catalogue-save"),
+                             button("Copy as text", lambda e: on_catalogue_share(app),
+                                    primary=False, expand=True, ident_="data-catalogue-text")],
+                            spacing=6)))
+    for c in cards_:
+        c.col = {"xs": 12, "md": 6}  # two columns on a tablet, one on a phone
+    body.append(ft.ResponsiveRow(cards_, spacing=12, run_spacing=12))
+    return frame(app, "Your data", body, subtitle="Backups, restore, import and export")
