@@ -22,6 +22,7 @@ def device(hub: TableHub, address: str = "/") -> AppState:
     create_app(hub)(page)  # type: ignore[arg-type]
     app = page.data
     assert isinstance(app, AppState)
+    app.seen_after = 0  # a test taps at once; the pushed-screen grace has its own test
     return app
 
 
@@ -319,3 +320,24 @@ def test_opening_a_game_joins_its_table_and_never_moves_another_device(hub) -> N
     third.open_game(other_game)
     assert third.table is not first.table and first.table.game_id != other_game
     assert first.screen == "game" and first.game.header.game_id == first.table.game_id
+
+
+def test_a_tap_right_after_a_pushed_change_counts_as_drawn_before_it(tmp_path: Path) -> None:
+    """Two referees tap Next step at once: the second device's screen was redrawn by the first
+    one's change a moment before its tap arrived; the tap meant the screen before, so it is
+    refused as stale (issue 11 item 6) and the step applies once. Later taps are accepted."""
+    hub = make_hub(tmp_path)
+    ref, phones, board, table = at_table(hub, position(3, WITHDRAW))
+    other = device(hub, f"/join/{table.table_id}")
+    other.join("referee", table.referee_code)
+    other.seen_after = 60  # every tap of this test lands "at once" after a push
+    for p in range(3):
+        click(phones[p].root, f"choose-stay-{p}")
+    before = len(table.game.actions)
+    click(ref.root, "continue")
+    assert len(table.game.actions) == before + 1
+    click(other.root, "continue")  # redrawn by the push, but the tap was aimed at the old screen
+    assert len(table.game.actions) == before + 1
+    assert "the table changed" in (other.error or "")
+    other.seen_after = 0  # the new screen has been seen: its taps count
+    assert other.drawn_version() == table.version

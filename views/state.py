@@ -12,6 +12,7 @@ version the screen was drawn from (`self.version`); who may do what is `companio
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -64,6 +65,11 @@ class Question:
         self.title, self.text, self.yes, self.on_yes = title, text, yes, on_yes
 
 
+SEEN_AFTER = 0.5
+"""Seconds a screen pushed by another device's change must have been shown before a tap on it
+counts (a tap sooner was aimed at the screen before: about a human reaction time)."""
+
+
 class AppState:
     """One session's UI state; `render()` rebuilds the screen from it."""
 
@@ -93,7 +99,11 @@ class AppState:
         self.view: TableView | None = None
         """What this device's role may see of the table, as drawn last."""
         self.version = 0
-        """The table version the screen was drawn from; sent back with every action."""
+        """The table version the screen was drawn from (see `drawn_version`)."""
+        self._pushed: tuple[float, int] | None = None
+        """When another device's change was last pushed here, and the version shown before."""
+        self.seen_after = SEEN_AFTER
+        """See `drawn_version` (view tests, which tap at once, set 0)."""
         self.drawn_actions = 0
         """How many actions the game had when the screen was drawn."""
         self.online = True
@@ -422,7 +432,7 @@ class AppState:
         """Run a table action with this device and the drawn version; a refusal is shown.
         When the inputs it completes played an action, say what it did."""
         try:
-            action(self.device, *args, self.version)
+            action(self.device, *args, self.drawn_version())
         except (TableError, RuleError, ValidationError, ValueError, *SAVE_ERRORS) as err:
             self._refuse(err)
             return False
@@ -441,7 +451,7 @@ class AppState:
             self.fail("No game is open at this table.")
             return None
         try:
-            action = self.table.act(self.device, command, self.version)
+            action = self.table.act(self.device, command, self.drawn_version())
         except (TableError, RuleError, ValidationError, ValueError, *SAVE_ERRORS) as err:
             self._refuse(err)
             return None
@@ -476,7 +486,7 @@ class AppState:
         if self.table is None:
             return
         try:
-            getattr(self.table, which)(self.device, self.version)
+            getattr(self.table, which)(self.device, self.drawn_version())
         except IndexError:
             self.error = nothing
         except (TableError, *SAVE_ERRORS) as err:
@@ -609,6 +619,22 @@ class AppState:
         """Show a problem with the user's input."""
         self.error = message
         self.render()
+
+    def pushed(self, before: int) -> None:
+        """Another device's change was just drawn here over the screen at version `before`."""
+        self._pushed = (time.monotonic(), before)
+
+    def drawn_version(self) -> int:
+        """The version sent with this device's action: the screen it was drawn from.
+
+        A screen pushed by another device's change reaches the phone a moment after it was
+        drawn here; a tap within `seen_after` seconds of it was aimed at the screen before, so
+        it counts as drawn from that one (two "Next step" taps at once apply once; issue 11
+        item 6).
+        """
+        if self._pushed is not None and time.monotonic() - self._pushed[0] < self.seen_after:
+            return self._pushed[1]
+        return self.version
 
     def draw_table(self) -> None:
         """Read what this device may see of its table now, and the version it is at."""
