@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import time
 from pathlib import Path
 
 from companion.storage import TinyDBGameStore
@@ -29,11 +28,8 @@ def test_history_with_many_games(tmp_path: Path) -> None:
     expected = ["newest"] + [f"g{i:05d}" for i in sorted(range(N), key=lambda i: -minutes[i])]
 
     def check(s: TinyDBGameStore) -> None:
-        start = time.perf_counter()
-        listed = s.list_games()
-        elapsed = time.perf_counter() - start
+        listed = s.list_games()  # (its speed is measured by bench/run_all.py, not here)
         assert [g["game_id"] for g in listed] == expected
-        assert elapsed < 1.0, f"listing {N} games took {elapsed:.2f} s"
         unfinished = s.list_games(finished=False)
         assert [g["game_id"] for g in unfinished] == [
             g for g in expected if g == "newest" or int(g[1:]) % 3 == 0]
