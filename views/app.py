@@ -12,8 +12,6 @@ from pathlib import Path
 
 import flet as ft
 
-from companion.access import role_label
-from companion.backups import AutoBackups
 from companion.service import Service
 from companion.storage import FolderBusy, StorageError, TinyDBGameStore, describe_os_error
 from companion.tables import TableHub
@@ -114,6 +112,8 @@ class DataFolder:
             self.hub = TableHub(store)
             self.service, self.problem = self.hub.service, None
             if self.auto_backup:  # only the holder writes: never read-only, never beside another
+                from companion.backups import AutoBackups
+
                 self.backup = AutoBackups.of(self.service).write_in_background()
             return None
 
@@ -172,6 +172,8 @@ def connection_strip(app: AppState) -> ft.Control:
     role = app.role
     where = f"Table {app.table.table_id}" if app.table is not None else ""
     if role is not None and app.table is not None:
+        from companion.access import role_label
+
         where += f" · {role_label(role, app.table.game.state)}"
     dot = OK if app.online else "#ff6b6b"
     label = "Live" if app.online else "Reconnecting…"

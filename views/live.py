@@ -28,8 +28,6 @@ import flet as ft
 
 from companion.tables import DEVICE_TOKEN, Table, new_device_token
 from models.table import Board, Referee, Seat
-from views.describe import notable
-from views.seat_page import to_do
 from views.state import AppState
 
 log = logging.getLogger(__name__)
@@ -206,6 +204,8 @@ class LiveSync:
             return
         if not force and not table.closed and app.version == table.version:
             return
+        from views.seat_page import to_do  # the seat's screen (imported when first drawn)
+
         before = to_do(app.view) if isinstance(app.role, Seat) else "none"
         self.tell()
         app.render()
@@ -224,6 +224,8 @@ class LiveSync:
             return
         actions = table.game.actions
         if len(actions) != app.drawn_actions:
+            from views.describe import notable  # imported once a table plays
+
             app.notice = notable(table.game.state, actions[-1]) if actions else []
 
     def buzz(self) -> None:
