@@ -17,7 +17,6 @@ from companion.storage import FolderBusy, StorageError, TinyDBGameStore, describ
 from companion.tables import TableHub
 from models.table import Board, Referee, Seat
 from views.live import LiveSync
-from views.problem import problem_view
 from views.state import AppState
 from views.theme import BG, GOLD, MUTED, OK, SURFACE, ident, theme
 
@@ -28,10 +27,11 @@ SCREENS: dict[str, str] = {
     "table": "views.app:table_view", "log": "views.app:table_view",
     "review": "views.review_page:review_view", "stats": "views.stats_page:stats_view",
     "join": "views.join_page:join_view", "host": "views.host_page:host_view",
-    "data": "views.data_page:data_view",
+    "data": "views.data_page:data_view", "problem": "views.problem:problem_view",
 }
-"""Screen name (views.routes) → `module:function` that draws it. A screen's module is imported
-the first time it is shown, so starting the app loads only what the first page needs."""
+"""Screen name (views.routes; "problem": the data folder cannot be used) → `module:function`
+that draws it. A screen's module is imported the first time it is shown, so starting the app
+loads only what the first page needs."""
 
 
 def drawer(where: str) -> Callable[[AppState], list[ft.Control]]:
@@ -194,7 +194,8 @@ def connection_strip(app: AppState) -> ft.Control:
 def render(app: AppState) -> None:
     """Rebuild the page's controls for the app state."""
     # An unusable data folder: whatever the address, the start screen says what is wrong.
-    controls = problem_view(app) if app.problem is not None else drawer(SCREENS[app.screen])(app)
+    screen = "problem" if app.problem is not None else app.screen
+    controls = drawer(SCREENS[screen])(app)
     for i, control in enumerate(controls):
         # Same key in the same slot: Flet reconciles the rebuilt control with the one on
         # screen and sends only what changed, instead of replacing the whole screen.

@@ -21,14 +21,17 @@ import logging
 import weakref
 from collections import deque
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, urlsplit
 
 import flet as ft
 
-from companion.tables import DEVICE_TOKEN, Table, new_device_token
+from companion.tables import DEVICE_TOKEN, new_device_token
 from models.table import Board, Referee, Seat
 from views.state import AppState
+
+if TYPE_CHECKING:
+    from companion.table import Table
 
 log = logging.getLogger(__name__)
 
