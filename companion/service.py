@@ -6,13 +6,15 @@ listed as unsaved with the reason, and is written, in order, before anything els
 action, on `retry_save()`, and on `close()` (issue 10).
 """
 
+from __future__ import annotations
+
 import copy
 import hashlib
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from companion.catalogue import (
     CATALOGUE_VERSION,
@@ -23,15 +25,16 @@ from companion.catalogue import (
     shipped,
     upgrade,
 )
-from companion.game import Action, Game
-from companion.scoring import influence
 from companion.stats import Stats, Totals, finish, tally
 from companion.stats import merge as merge_totals
 from companion.storage import ImportPlan, StorageError, describe_os_error
 from companion.storage.files import dumps
 from models.catalogue import Catalogue
-from models.commands import AnyCommand
-from models.setup import GameSetup, Position
+
+if TYPE_CHECKING:  # the rules engine is imported when a game is first played or read
+    from companion.game import Action, Game
+    from models.commands import AnyCommand
+    from models.setup import GameSetup, Position
 
 
 class Store(Protocol):
@@ -91,6 +94,8 @@ class FileCheck:
 
 def summary(game: Game) -> dict[str, Any]:
     """History-index summary of a game (read without replaying it)."""
+    from companion.scoring import influence
+
     s = game.state
     board = s.scoreboard
     rows = {r.player: r for r in board.rows} if board else {}
@@ -122,6 +127,8 @@ def summary(game: Game) -> dict[str, Any]:
 
 def _rounds_before(game: Game) -> int:
     """Rounds whose Prince's Haven was resolved before the game came into the app."""
+    from models.setup import Position
+
     start = game.header.start
     if not isinstance(start, Position):
         return 0
@@ -163,6 +170,8 @@ class Service:
         """
         with self.lock:
             self._leave()
+            from companion.game import Game
+
             game = Game.new(start)
             self.store.create_game(game.header_doc(), summary(game))
             self.game = game
@@ -194,6 +203,8 @@ class Service:
             KeyError: no such game.
             ReplayError: its journal does not replay.
         """
+        from companion.game import Game
+
         stored = self.store.load(game_id)
         return Game.from_journal(stored.header, stored.entries)
 
@@ -250,7 +261,7 @@ class Service:
         game = self._current()
         action = game.play(command)
         try:
-            self._save(Game.action_entry(action))
+            self._save(game.action_entry(action))
         except Exception:
             game.undo()
             game.redo_stack.pop()
@@ -547,6 +558,8 @@ def validate_game_document(doc: dict[str, Any]) -> dict[str, Any]:
     Raises:
         ValueError: it does not (names the entry).
     """
+    from companion.game import Game
+
     return summary(Game.from_journal(doc["header"], doc["entries"], verify=True))
 
 

@@ -2,8 +2,9 @@
 
 Model:
 - One `TableHub` per server process owns the data folder's games (through the store) and every
-  open `Table`. A table is one game; `open_table(game_id)` returns the table already playing
-  that game, so two tables never write the same game. Tables are stored in
+  open `Table` (`companion.table`, imported when the first table opens). A table is one game;
+  `open_table(game_id)` returns the table already playing that game, so two tables never
+  write the same game. Tables are stored in
   `<data folder>/tables/<game_id>.json` (codes, seats, pending inputs, version epoch), replaced
   atomically at every change of them, and come back after a restart (`get(table_id)`).
 - A device is known by a random *device token* it keeps (the phone's local storage); the table
@@ -40,32 +41,19 @@ import re
 import secrets
 import threading
 import time
-from collections import deque
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
-from companion import access, collect
-from companion.access import TableView
-from companion.engine import seat_of
-from companion.errors import InputRefused, RuleError, StaleVersion, TableError
-from companion.game import Action, Game
+from companion.errors import TableError
 from companion.service import Service, Store
 from companion.storage.files import atomic_write_bytes, move_aside, remove_temp_files
-from models.cards import ClanCard
-from models.commands import COMMAND_ADAPTER, AnyCommand
-from models.setup import GameSetup, Position
-from models.table import (
-    Allowed,
-    Board,
-    Choice,
-    Lobby,
-    Pending,
-    Referee,
-    Role,
-    Seat,
-    TableRecord,
-)
+from models.table import TableRecord
+
+if TYPE_CHECKING:
+    from companion.game import Game
+    from companion.table import Table
+    from models.setup import GameSetup, Position
 
 log = logging.getLogger(__name__)
 
@@ -79,9 +67,6 @@ EPOCH = 1_000_000
 DEVICE_TOKEN = re.compile(r"^[A-Za-z0-9_-]{16,128}$")
 HOST_KEY_FILE = "host-key"
 """File in `tables/` holding the host key."""
-
-Listener = Callable[[int], None]
-
 
 class TableNotFound(TableError):
     """No table with this id (never opened, or closed)."""
@@ -108,13 +93,6 @@ def new_device_token() -> str:
     """A random device token (the phone keeps it in its local storage)."""
     return secrets.token_urlsafe(24)
 
-
-def _normal(code: str | None) -> str:
-    return re.sub(r"[\s-]", "", code or "").upper()
-
-
-def _same(given: str | None, code: str) -> bool:
-    return hmac.compare_digest(_normal(given).encode(), code.encode())
 
 
 def token_hash(device: str) -> str:
@@ -181,512 +159,6 @@ class RateLimiter:
             for key in keys:
                 self._keys.pop(key, None)
 
-
-def describe(command: AnyCommand, game: Game) -> str:
-    """A few words on an action, for "the table changed: ..." (names no secret)."""
-    s = game.state
-    kind = command.type
-    if kind == "choose_withdraw":
-        return "Stay/Withdraw revealed"
-    ref = getattr(command, "player", None)
-    words = kind.replace("_", " ")
-    if ref is None:
-        return words
-    try:
-        return f"{s.players[seat_of(s, ref)].name}: {words}"
-    except ValueError:
-        return words
-
-
-class Table:
-    """One open game shared by the devices at a table. Thread-safe (one lock per table).
-
-    Device actions take the device token (the table resolves its role at that moment) and the
-    version the device's screen was drawn from.
-    """
-
-    def __init__(self, hub: TableHub, record: TableRecord, game: Game):
-        self._hub = hub
-        self._service = Service(hub.store, game)
-        self._record = record
-        self._lock = threading.RLock()
-        self._changes = 0
-        self._log: deque[tuple[int, str]] = deque(maxlen=64)
-        self._listeners: list[Listener] = []
-        self.closed = False
-
-    # --- what anyone may read ----------------------------------------------------------------
-
-    @property
-    def table_id(self) -> str:
-        """Short id of the table (in its join address)."""
-        return self._record.table_id
-
-    @property
-    def game_id(self) -> str:
-        """Id of the game played here."""
-        return self._record.game_id
-
-    @property
-    def join_code(self) -> str:
-        """Code to claim a seat (show it only on the host's and the referee's screens)."""
-        return self._record.join_code
-
-    @property
-    def referee_code(self) -> str:
-        """Code to become the referee (host screen only)."""
-        return self._record.referee_code
-
-    @property
-    def allow_viewers(self) -> bool:
-        """Whether the board may be joined without a code."""
-        return self._record.allow_viewers
-
-    @property
-    def version(self) -> int:
-        """Current version; grows at every change, never reused after a restart."""
-        return self._record.epoch * EPOCH + self._changes
-
-    @property
-    def game(self) -> Game:
-        """The game (read only: play through the table's actions)."""
-        return self._service.game
-
-    @property
-    def service(self) -> Service:
-        """The service storing this table's game (read its unsaved actions, retry saving;
-        play through the table's actions)."""
-        return self._service
-
-    def role_of(self, device: str) -> Role | None:
-        """The role this device holds here, if any.
-
-        Raises:
-            TableError: not a device token.
-        """
-        h = token_hash(device)
-        with self._lock:
-            return self._role_of_hash(h)
-
-    def _role_of_hash(self, h: str) -> Role | None:
-        r = self._record
-        if h in r.referees:
-            return Referee()
-        if h in r.boards:
-            return Board()
-        return next((Seat(player=p) for p, d in r.seats.items() if d == h), None)
-
-    def view(self, device: str) -> TableView:
-        """What this device may see now.
-
-        Raises:
-            TableError: the device holds no role here (it must join first), or the table closed.
-        """
-        with self._lock:
-            return self.view_for(self._role(device))
-
-    def view_for(self, role: Role) -> TableView:
-        """What a role may see now: secret choices stripped (`companion.access.view`)."""
-        with self._lock:
-            self._check_open()
-            last = self._log[-1][1] if self._log else None
-            return access.view(role, self.game, self._pending(), dict(self._record.seats),
-                               table_id=self.table_id, version=self.version,
-                               allow_viewers=self.allow_viewers, last_change=last)
-
-    def lobby(self) -> Lobby:
-        """What a device that has not joined may see (the join screen).
-
-        Raises:
-            TableNotFound: the table closed.
-        """
-        with self._lock:
-            self._check_open()
-            return Lobby(table_id=self.table_id, allow_viewers=self.allow_viewers,
-                         seats=access.seat_list(self.game.state, self._record.seats))
-
-    def allowed(self, role: Role) -> Allowed:
-        """What a role may do now."""
-        with self._lock:
-            return access.allowed(role, self.game, self._pending(), dict(self._record.seats))
-
-    def subscribe(self, listener: Listener) -> Callable[[], None]:
-        """Call `listener(version)` after every change; returns the function that unsubscribes.
-
-        Listeners run outside the table lock, in the thread that made the change; versions may
-        arrive out of order when two changes race, so re-read the table, don't trust the number.
-        """
-        with self._lock:
-            self._listeners.append(listener)
-
-        def unsubscribe() -> None:
-            with self._lock:
-                if listener in self._listeners:
-                    self._listeners.remove(listener)
-
-        return unsubscribe
-
-    # --- joining -------------------------------------------------------------------------------
-
-    def claim_seat(self, device: str, player: int, code: str, client: str | None = None) -> Seat:
-        """Make this device the player's seat (its former role here is given up).
-
-        Raises:
-            CodeRefused: wrong join code, or locked out (`RateLimited`).
-            TableError: no such player; the seat is held by another device (the referee can
-                free it); not a device token; the table closed.
-        """
-        h = token_hash(device)
-        with self._lock:
-            self._check_open()
-            n = len(self.game.state.players)
-            if not isinstance(player, int) or not 0 <= player < n:
-                raise TableError(f"claiming a seat refused: there is no player {player!r} "
-                                 f"(0 to {n - 1})")
-            self._check_code(h, client, code, self.join_code)
-            role = Seat(player=player)
-            holder = self._record.seats.get(player)
-            if holder == h:
-                return role
-            name = self.game.state.players[player].name
-            if holder is not None:
-                raise TableError(f"claiming a seat refused: {name}'s seat is held by another "
-                                 "device; the referee can free it")
-            v = self._change(f"{name}'s seat was claimed", self._with_role(h, role))
-        self._notify(v)
-        return role
-
-    def claim_referee(self, device: str, code: str, client: str | None = None) -> Referee:
-        """Make this device a referee (several devices may be); the host key works too.
-
-        Raises:
-            CodeRefused: wrong code, or locked out (`RateLimited`).
-            TableError: not a device token; the table closed.
-        """
-        h = token_hash(device)
-        with self._lock:
-            self._check_open()
-            self._check_code(h, client, code, self.referee_code,
-                             also=self._hub.is_host(code or ""))
-            if h in self._record.referees:
-                return Referee()
-            v = self._change("a referee joined", self._with_role(h, Referee()))
-        self._notify(v)
-        return Referee()
-
-    def join_board(self, device: str, code: str | None = None,
-                   client: str | None = None) -> Board:
-        """Show the public board on this device (a code is needed unless viewers are allowed).
-
-        Raises:
-            CodeRefused: viewers not allowed and a wrong (or no) code; locked out.
-            TableError: not a device token; the table closed.
-        """
-        h = token_hash(device)
-        with self._lock:
-            self._check_open()
-            if not self.allow_viewers:
-                self._check_code(h, client, code, self.join_code,
-                                 also=_same(code, self.referee_code))
-            if h in self._record.boards:
-                return Board()
-            v = self._change("a board joined", self._with_role(h, Board()))
-        self._notify(v)
-        return Board()
-
-    def leave(self, device: str) -> None:
-        """The device gives up its role here (a seat becomes free).
-
-        Raises:
-            TableError: not a device token.
-        """
-        h = token_hash(device)
-        with self._lock:
-            if self._role_of_hash(h) is None or self.closed:
-                return
-            v = self._change("a device left", self._with_role(h, None))
-        self._notify(v)
-
-    def free_seat(self, device: str, player: int, version: int) -> None:
-        """Referee: free a player's seat (e.g. a lost phone) so another device can claim it.
-
-        Raises:
-            AccessError: not the referee. StaleVersion. TableError: no such player.
-        """
-        with self._lock:
-            role = self._begin(device, version)
-            access.check_referee(role, self.game.state, "freeing a seat")
-            self._check_player(player)
-            if player not in self._record.seats:
-                return
-            seats = {p: d for p, d in self._record.seats.items() if p != player}
-            name = self.game.state.players[player].name
-            v = self._change(f"{name}'s seat was freed",
-                             self._record.model_copy(update={"seats": seats}))
-        self._notify(v)
-
-    def set_allow_viewers(self, device: str, allow: bool, version: int) -> None:
-        """Referee: let devices join the board without a code, or not.
-
-        Raises:
-            AccessError: not the referee. StaleVersion.
-        """
-        with self._lock:
-            role = self._begin(device, version)
-            access.check_referee(role, self.game.state, "changing who may view")
-            if allow == self.allow_viewers:
-                return
-            v = self._change("viewers " + ("allowed" if allow else "need the code"),
-                             self._record.model_copy(update={"allow_viewers": allow}))
-        self._notify(v)
-
-    # --- playing -------------------------------------------------------------------------------
-
-    def act(self, device: str, command: AnyCommand | dict, version: int) -> Action:
-        """Play an engine command from this device, if its role may (`companion.access`).
-
-        Raises:
-            StaleVersion: the table changed since `version`.
-            AccessError: the role may not do this now.
-            RuleError: the rules refuse it. pydantic.ValidationError: malformed command.
-            TableError: the device holds no role here; the table closed.
-        """
-        with self._lock:
-            role = self._begin(device, version)
-            cmd = command if not isinstance(command, dict) else \
-                COMMAND_ADAPTER.validate_python(command)
-            access.check_command(role, cmd, self.game, self._pending())
-            action = self._service.play(cmd)
-            texts = [describe(cmd, self.game)]
-            v = self._after_game_change(texts)
-        self._notify(v)
-        return action
-
-    def undo(self, device: str, version: int) -> Action:
-        """Referee: take back the last action (inputs of a step no longer current are dropped).
-
-        Raises:
-            AccessError: not the referee. StaleVersion. IndexError: nothing to undo.
-        """
-        return self._undo_redo(device, version, "undo")
-
-    def redo(self, device: str, version: int) -> Action:
-        """Referee: play again the last action taken back.
-
-        Raises:
-            AccessError: not the referee. StaleVersion. IndexError: nothing to redo.
-        """
-        return self._undo_redo(device, version, "redo")
-
-    def _undo_redo(self, device: str, version: int, which: str) -> Action:
-        with self._lock:
-            role = self._begin(device, version)
-            access.check_referee(role, self.game.state, which)
-            action = getattr(self._service, which)()
-            word = "took back" if which == "undo" else "played again"
-            what = describe(action.command, self.game)
-            v = self._after_game_change([f"the referee {word}: {what}"])
-        self._notify(v)
-        return action
-
-    def choose(self, device: str, player: int, choice: Choice | None, version: int) -> None:
-        """Enter, change or (None) take back a secret Stay/Withdraw (§8.1).
-
-        A seat chooses for its own player; the referee for a player whose seat is free. When
-        the last present player has chosen, the choices are revealed together; once the
-        withdrawing players' face-down cards are named (if any), one `choose_withdraw` is
-        played.
-
-        Raises:
-            StaleVersion. AccessError. InputRefused: not the Withdraw step, the player is not
-                there, or the choices are already revealed. TableError: no such player.
-        """
-        with self._lock:
-            role = self._begin(device, version)
-            self._check_player(player)
-            access.check_choose(role, player, self.game.state, self._record.seats)
-            before = self._pending() or Pending(key="")
-            pending = collect.choose(self.game, before, player, choice)
-            texts = ["a Stay/Withdraw choice was entered" if choice else
-                     "a Stay/Withdraw choice was taken back"]
-            v = self._collected(pending, texts)
-        self._notify(v)
-
-    def name_cards(self, device: str, cards: dict[str, ClanCard | dict[str, Any]],
-                   version: int) -> None:
-        """Enter identities of face-down cards being turned up (withdrawing players' cards
-        after the choices are revealed, §8.1; every face-down card at Revelation, §8.2).
-
-        A seat names only its own player's cards; the referee any. When all are named, the
-        one command (`choose_withdraw` or `reveal`) is played.
-
-        Raises:
-            StaleVersion. AccessError. InputRefused: not a card to name now.
-            pydantic.ValidationError: a malformed identity.
-        """
-        with self._lock:
-            role = self._begin(device, version)
-            if not isinstance(cards, dict) or not cards:
-                raise InputRefused("naming cards refused: give card uids and identities")
-            named = {u: c if isinstance(c, ClanCard) else ClanCard.model_validate(c)
-                     for u, c in cards.items()}
-            access.check_own(role, access.card_owners(self.game, named), self.game.state,
-                             "naming cards")
-            before = self._pending() or Pending(key="")
-            pending = collect.name_cards(self.game, before, named)
-            v = self._collected(pending, [f"{len(named)} face-down card(s) named"])
-        self._notify(v)
-
-    def take_back(self, device: str, player: int, amount: int, version: int) -> None:
-        """Enter the Blood a player takes back after a Succubus Club Location (§15).
-
-        When every player with Blood there has answered, one `take_back_blood` is played.
-
-        Raises:
-            StaleVersion. AccessError. InputRefused: not now, or out of range.
-        """
-        with self._lock:
-            role = self._begin(device, version)
-            self._check_player(player)
-            access.check_own(role, {player}, self.game.state, "taking back Blood")
-            before = self._pending() or Pending(key="")
-            pending = collect.take_back(self.game, before, player, amount)
-            name = self.game.state.players[player].name
-            v = self._collected(pending, [f"{name} takes back {amount} Blood"])
-        self._notify(v)
-
-    # --- inside the lock -----------------------------------------------------------------------
-
-    def _check_open(self) -> None:
-        if self.closed:
-            raise TableNotFound(f"table {self.table_id} was closed")
-
-    def _role(self, device: str) -> Role:
-        self._check_open()
-        role = self._role_of_hash(token_hash(device))
-        if role is None:
-            raise TableError(f"this device has not joined table {self.table_id}: claim a seat, "
-                             "join the board or enter the referee code first")
-        return role
-
-    def _begin(self, device: str, version: int) -> Role:
-        """Role of the device, after the version check."""
-        role = self._role(device)
-        if version != self.version:
-            raise _stale(version, self.version, list(self._log))
-        return role
-
-    def _check_player(self, player: int) -> None:
-        if not isinstance(player, int) or not 0 <= player < len(self.game.state.players):
-            raise TableError(f"there is no player {player!r} at this table")
-
-    def _check_code(self, h: str, client: str | None, code: str | None, expected: str, *,
-                    also: bool = False) -> None:
-        keys = [f"table:{self.table_id}", f"device:{h}"] + ([f"client:{client}"] if client
-                                                            else [])
-        limiter = self._hub.limiter
-        limiter.check(keys)
-        if not (also or _same(code, expected)):
-            limiter.failed(keys)
-            raise CodeRefused("wrong code for this table")
-        limiter.succeeded(keys[1:])
-
-    def _pending(self) -> Pending | None:
-        return collect.current(self.game, self._record.pending)
-
-    def _with_role(self, h: str, role: Role | None) -> TableRecord:
-        """The record with this device in `role` only (None: no role)."""
-        r = self._record
-        seats = {p: d for p, d in r.seats.items() if d != h}
-        referees = [d for d in r.referees if d != h]
-        boards = [d for d in r.boards if d != h]
-        if isinstance(role, Seat):
-            seats[role.player] = h
-        elif isinstance(role, Referee):
-            referees.append(h)
-        elif isinstance(role, Board):
-            boards.append(h)
-        return r.model_copy(update={"seats": seats, "referees": referees, "boards": boards})
-
-    def _collected(self, pending: Pending, texts: list[str]) -> int:
-        """Store new inputs; play the one command they make once complete."""
-        command = collect.command(self.game, pending)
-        if command is None:
-            if pending.revealed and not (self._pending() or Pending(key="")).revealed:
-                texts.append("every Stay/Withdraw choice is in: revealed")
-            return self._change("; ".join(texts),
-                                self._record.model_copy(update={"pending": pending}))
-        self._service.play(command)
-        texts.append(describe(command, self.game))
-        return self._after_game_change(texts)
-
-    def _after_game_change(self, texts: list[str]) -> int:
-        """After the game moved: drop stale inputs (completing any now whole), store, bump."""
-        pending = self._pending()
-        command = collect.command(self.game, pending)
-        if command is not None:  # e.g. the last chooser left the Location: all are in
-            try:
-                self._service.play(command)
-            except (RuleError, InputRefused, OSError):
-                log.exception("table %s: collected inputs not played", self.table_id)
-            else:
-                texts.append(describe(command, self.game))
-                pending = self._pending()
-        record = self._record.model_copy(update={"pending": pending})
-        try:
-            return self._change("; ".join(texts), record)
-        except OSError:  # the game is stored; stale inputs are dropped again at the next load
-            log.exception("table %s: could not store the table record", self.table_id)
-            self._record = record
-            return self._bump("; ".join(texts))
-
-    def _change(self, text: str, record: TableRecord) -> int:
-        """Store the new record (if it changed), then count the change.
-
-        Raises:
-            OSError: it could not be stored; nothing changed.
-        """
-        if record != self._record:
-            self._hub.save_record(record)
-            self._record = record
-        return self._bump(text)
-
-    def _bump(self, text: str) -> int:
-        self._changes += 1
-        if self._changes >= EPOCH:
-            self._record = self._record.model_copy(update={"epoch": self._record.epoch + 1})
-            self._hub.save_record(self._record)
-            self._changes = 0
-        self._log.append((self.version, text))
-        return self.version
-
-    # --- outside the lock ----------------------------------------------------------------------
-
-    def _notify(self, version: int) -> None:
-        with self._lock:
-            listeners = list(self._listeners)
-        for listener in listeners:
-            try:
-                listener(version)
-            except Exception:  # noqa: BLE001 - one broken view must not break the table
-                log.exception("table %s: a change listener failed", self.table_id)
-
-    def _close(self) -> None:
-        with self._lock:
-            self.closed = True
-            v = self._bump("the table was closed")
-        self._notify(v)
-
-
-def _stale(version: int, current: int, changes: list[tuple[int, str]]) -> StaleVersion:
-    """The refusal of an action drawn from an older version."""
-    since = [text for v, text in changes if v > version]
-    if version // EPOCH != current // EPOCH:
-        since = ["the server restarted"] + since[-3:]
-    elif len(since) > 3:
-        since = [f"{len(since) - 3} changes", *since[-3:]]
-    what = "; ".join(since) if since else f"it is now at version {current}, not {version}"
-    return StaleVersion(f"the table changed: {what}. Look again and retry.")
 
 
 class TableHub:
@@ -857,10 +329,7 @@ class TableHub:
                              referee_code=new_code(REFEREE_CODE_LENGTH),
                              allow_viewers=allow_viewers, epoch=1)
         self.save_record(record)
-        table = Table(self, record, game)
-        self._open[record.table_id] = table
-        table.service.clock_start()  # runs while the table is open, devices or not
-        return table
+        return self._start(record, game)
 
     def _load(self, table_id: str) -> Table:
         if table_id in self._open:
@@ -873,15 +342,24 @@ class TableHub:
             if self.tables_dir is not None:
                 (self.tables_dir / f"{record.game_id}.json").unlink(missing_ok=True)
             raise TableNotFound(f"table {table_id}: its game {record.game_id} is gone") from None
+        from companion.collect import current
+
         record = record.model_copy(update={"epoch": record.epoch + 1})
-        record = record.model_copy(update={"pending": collect.current(game, record.pending)})
+        record = record.model_copy(update={"pending": current(game, record.pending)})
         self.save_record(record)
         del self._stored[table_id]
+        return self._start(record, game)
+
+    def _start(self, record: TableRecord, game: Game) -> Table:
+        """Open the table of a stored record; its game's clock runs while it is open, devices
+        or not (the engine's side of a table is imported with the first one)."""
+        from companion.table import Table
+
         table = Table(self, record, game)
-        self._open[table_id] = table
+        self._open[record.table_id] = table
         table.service.clock_start()
         return table
 
 
-__all__ = ["CodeRefused", "RateLimited", "RateLimiter", "Table", "TableHub", "TableNotFound",
+__all__ = ["CodeRefused", "RateLimited", "RateLimiter", "TableHub", "TableNotFound",
            "new_device_token", "token_hash"]

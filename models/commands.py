@@ -5,7 +5,7 @@ from typing import Annotated, Literal
 from pydantic import Field, TypeAdapter
 
 from models.cards import AllyCard, ClanCard, LocationCard, RelicCard
-from models.common import Clan, Frozen, LocationId, PlayerRef
+from models.common import DEFERRED, Clan, Frozen, LocationId, PlayerRef
 
 
 class Command(Frozen):
@@ -216,4 +216,4 @@ AnyCommand = Annotated[
     Field(discriminator="type"),
 ]
 
-COMMAND_ADAPTER: TypeAdapter[AnyCommand] = TypeAdapter(AnyCommand)
+COMMAND_ADAPTER: TypeAdapter[AnyCommand] = TypeAdapter(AnyCommand, config=DEFERRED)

@@ -59,11 +59,15 @@ PlayerRef = int | str
 MAX_TEXT = 500
 """Longest string any model accepts where a field sets no tighter limit (issue 10)."""
 
+DEFERRED = ConfigDict(defer_build=True)
+"""Config of the models and type adapters: validators are built on first use, not at import
+(issue 12: starting the app builds only what its first page needs)."""
+
 
 class Frozen(BaseModel):
     """Immutable value object that rejects unknown fields and over-long strings."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", str_max_length=MAX_TEXT)
+    model_config = ConfigDict(DEFERRED, frozen=True, extra="forbid", str_max_length=MAX_TEXT)
 
     def __deepcopy__(self, memo: dict | None = None) -> "Frozen":
         """Immutable: a deep copy can share it (keeps state copies cheap)."""
@@ -73,7 +77,8 @@ class Frozen(BaseModel):
 class Model(BaseModel):
     """Mutable state node (a game state and its parts); copied with `copy_model`."""
 
-    model_config = ConfigDict(extra="forbid", validate_assignment=False, str_max_length=MAX_TEXT)
+    model_config = ConfigDict(DEFERRED, extra="forbid", validate_assignment=False,
+                              str_max_length=MAX_TEXT)
 
     def __deepcopy__(self, memo: dict | None = None) -> "Model":
         """Same as `copy_model` (so `model_copy(deep=True)` is cheap too)."""

@@ -5,7 +5,7 @@ from typing import Annotated, Literal
 from pydantic import Field, TypeAdapter
 
 from models.cards import AllianceCard, AllyCard, ClanCard, LocationCard, RelicCard
-from models.common import Clan, Frozen, LocationId, Phase, Step
+from models.common import DEFERRED, Clan, Frozen, LocationId, Phase, Step
 from models.setup import PlayerSetup, Position, Variants
 from models.state import ConflictResult, PowerModifier, Scoreboard
 
@@ -362,5 +362,5 @@ AnyEvent = Annotated[
     Field(discriminator="type"),
 ]
 
-EVENT_ADAPTER: TypeAdapter[AnyEvent] = TypeAdapter(AnyEvent)
-EVENT_LIST_ADAPTER: TypeAdapter[list[AnyEvent]] = TypeAdapter(list[AnyEvent])
+EVENT_ADAPTER: TypeAdapter[AnyEvent] = TypeAdapter(AnyEvent, config=DEFERRED)
+EVENT_LIST_ADAPTER: TypeAdapter[list[AnyEvent]] = TypeAdapter(list[AnyEvent], config=DEFERRED)

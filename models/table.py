@@ -12,7 +12,7 @@ from typing import Annotated, Literal
 from pydantic import Field, TypeAdapter
 
 from models.cards import ClanCard
-from models.common import Frozen, LocationId
+from models.common import DEFERRED, Frozen, LocationId
 
 TABLE_FORMAT = "vendetta-companion/table"
 """`format` tag of a stored table record (`tables/<game_id>.json`)."""
@@ -42,7 +42,7 @@ class Board(Frozen):
 
 
 Role = Annotated[Referee | Seat | Board, Field(discriminator="kind")]
-ROLE_ADAPTER: TypeAdapter[Role] = TypeAdapter(Role)
+ROLE_ADAPTER: TypeAdapter[Role] = TypeAdapter(Role, config=DEFERRED)
 
 
 class Pending(Frozen):

@@ -12,15 +12,12 @@ from pathlib import Path
 
 import flet as ft
 
-from companion.access import role_label
-from companion.backups import AutoBackups
 from companion.service import Service
 from companion.storage import FolderBusy, StorageError, TinyDBGameStore, describe_os_error
 from companion.tables import TableHub
 from models.table import Board, Referee, Seat
 from views.confirm import confirm_dialog
 from views.live import LiveSync
-from views.problem import problem_view
 from views.state import AppState
 from views.theme import BG, GOLD, MUTED, OK, SMALL, SURFACE, ident, theme
 
@@ -31,10 +28,11 @@ SCREENS: dict[str, str] = {
     "table": "views.app:table_view", "log": "views.app:table_view",
     "review": "views.review_page:review_view", "stats": "views.stats_page:stats_view",
     "join": "views.join_page:join_view", "host": "views.host_page:host_view",
-    "data": "views.data_page:data_view",
+    "data": "views.data_page:data_view", "problem": "views.problem:problem_view",
 }
-"""Screen name (views.routes) → `module:function` that draws it. A screen's module is imported
-the first time it is shown, so starting the app loads only what the first page needs."""
+"""Screen name (views.routes; "problem": the data folder cannot be used) → `module:function`
+that draws it. A screen's module is imported the first time it is shown, so starting the app
+loads only what the first page needs."""
 
 
 def drawer(where: str) -> Callable[[AppState], list[ft.Control]]:
@@ -115,6 +113,8 @@ class DataFolder:
             self.hub = TableHub(store)
             self.service, self.problem = self.hub.service, None
             if self.auto_backup:  # only the holder writes: never read-only, never beside another
+                from companion.backups import AutoBackups
+
                 self.backup = AutoBackups.of(self.service).write_in_background()
             return None
 
@@ -173,6 +173,8 @@ def connection_strip(app: AppState) -> ft.Control:
     role = app.role
     where = f"Table {app.table.table_id}" if app.table is not None else ""
     if role is not None and app.table is not None:
+        from companion.access import role_label
+
         where += f" · {role_label(role, app.table.game.state)}"
     dot = OK if app.online else "#ff6b6b"
     label = "Live" if app.online else "Reconnecting…"
@@ -193,7 +195,8 @@ def connection_strip(app: AppState) -> ft.Control:
 def render(app: AppState) -> None:
     """Rebuild the page's controls for the app state."""
     # An unusable data folder: whatever the address, the start screen says what is wrong.
-    controls = problem_view(app) if app.problem is not None else drawer(SCREENS[app.screen])(app)
+    screen = "problem" if app.problem is not None else app.screen
+    controls = drawer(SCREENS[screen])(app)
     for i, control in enumerate(controls):
         # Same key in the same slot: Flet reconciles the rebuilt control with the one on
         # screen and sends only what changed, instead of replacing the whole screen.

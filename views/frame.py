@@ -13,9 +13,7 @@ import math
 
 import flet as ft
 
-from companion.review import headline
 from models.common import location_name
-from views.planning import actor_line
 from views.state import AppState
 from views.theme import (
     BG,
@@ -44,6 +42,8 @@ def status_line(app: AppState) -> str:
     """Round, phase and step of the open game."""
     s = app.game.state
     if s.phase == "planning" and app.screen == "game":
+        from views.planning import actor_line  # a game's screens only
+
         return actor_line(app, app.legal())
     parts = [f"Round {s.round}"] if s.round else []
     if s.phase == "resolution" and s.location is not None and s.step:
@@ -218,6 +218,8 @@ def undo_bar(app: AppState, mains: list[ft.Control] | None = None) -> ft.Control
         row += mains
     parts: list[ft.Control] = [ft.Row(row, spacing=6)]
     if not compact:
+        from companion.review import headline  # a game's screens only
+
         last = headline(g) if g.actions else "nothing yet"
         parts.insert(0, ident("undo-hint", ft.Text(
             f"Undo takes back #{len(g.actions)}: {last}", size=SMALL, color=MUTED, max_lines=1,

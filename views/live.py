@@ -21,16 +21,17 @@ import logging
 import weakref
 from collections import deque
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, urlsplit
 
 import flet as ft
 
-from companion.review import told
-from companion.tables import DEVICE_TOKEN, Table, new_device_token
+from companion.tables import DEVICE_TOKEN, new_device_token
 from models.table import Board, Referee, Seat
-from views.seat_page import to_do
 from views.state import AppState
+
+if TYPE_CHECKING:
+    from companion.table import Table
 
 log = logging.getLogger(__name__)
 
@@ -206,6 +207,8 @@ class LiveSync:
             return
         if not force and not table.closed and app.version == table.version:
             return
+        from views.seat_page import to_do  # the seat's screen (imported when first drawn)
+
         before = to_do(app.view) if isinstance(app.role, Seat) else "none"
         shown = app.version
         self.tell()
@@ -226,6 +229,8 @@ class LiveSync:
             return
         actions = table.game.actions
         if len(actions) != app.drawn_actions:
+            from companion.review import told  # imported once a table plays
+
             app.say(told(table.game) if actions else [])
 
     def buzz(self) -> None:

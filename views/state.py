@@ -1,7 +1,7 @@
 """The app-state object of one device (one Flet session): its table and role, the catalogue,
 the screen, drafts and messages.
 
-Table mode (issue 11): every device is a view of a `companion.tables.Table`. A *host* device
+Table mode (issue 11): every device is a view of a `companion.table.Table`. A *host* device
 (the desktop window, or a browser that proved the server's host key) sees the home screen,
 the history and the wizard, and is the referee of the tables it opens; any other device sees
 only the join screen until it holds a role at a table (a player's seat, the board, or the
@@ -14,24 +14,28 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import flet as ft
 from pydantic import ValidationError
 
-from companion.access import TableView
 from companion.catalogue import CatalogueError, shipped
 from companion.errors import AccessError, RuleError, StaleVersion, TableError, brief
-from companion.game import Action, Game
-from companion.legal import Legal
 from companion.service import Service, UnsavedActions
 from companion.storage import StorageError, describe_os_error
-from companion.tables import RateLimited, Table, TableHub, TableNotFound, new_device_token
-from models.catalogue import Catalogue
-from models.commands import AnyCommand
-from models.setup import GameSetup, Position
-from models.table import Referee, Role
+from companion.tables import RateLimited, TableHub, TableNotFound, new_device_token
+from models.table import Referee
 from views.routes import HOME, Route, parse, route_of
+
+if TYPE_CHECKING:  # the game's side, imported when a table opens (issue 12)
+    from companion.access import TableView
+    from companion.game import Action, Game
+    from companion.legal import Legal
+    from companion.table import Table
+    from models.catalogue import Catalogue
+    from models.commands import AnyCommand
+    from models.setup import GameSetup, Position
+    from models.table import Role
 
 Screen = str
 """A key of views.routes.SCREENS: home, new, game, table, log, quick, catalogue, rules…"""
