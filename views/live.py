@@ -207,10 +207,10 @@ class LiveSync:
         if not force and not table.closed and app.version == table.version:
             return
         before = to_do(app.view) if isinstance(app.role, Seat) else "none"
-        shown = app.version
+        shown, game = app.version, app.drawn_game
         self.tell()
         app.render()
-        app.pushed(shown)
+        app.pushed(shown, game != app.drawn_game)
         after = to_do(app.view) if isinstance(app.role, Seat) else "none"
         if after != "none" and before != after:
             app.cue = True

@@ -106,6 +106,8 @@ class AppState:
         """See `drawn_version` (view tests, which tap at once, set 0)."""
         self.drawn_actions = 0
         """How many actions the game had when the screen was drawn."""
+        self.drawn_game: tuple[int, bool] = (0, False)
+        """Actions and whether one can be redone, as drawn (an undo or a redo changes it)."""
         self.online = True
         """Whether the device is connected (the connection indicator)."""
         self.cue = False
@@ -620,17 +622,20 @@ class AppState:
         self.error = message
         self.render()
 
-    def pushed(self, before: int) -> None:
-        """Another device's change was just drawn here over the screen at version `before`."""
-        self._pushed = (time.monotonic(), before)
+    def pushed(self, before: int, played: bool) -> None:
+        """Another device's change was just drawn here over the screen at version `before`;
+        `played`: it changed the game (an action, an undo or a redo), not only who sits where
+        or who has chosen."""
+        if played:
+            self._pushed = (time.monotonic(), before)
 
     def drawn_version(self) -> int:
         """The version sent with this device's action: the screen it was drawn from.
 
-        A screen pushed by another device's change reaches the phone a moment after it was
-        drawn here; a tap within `seen_after` seconds of it was aimed at the screen before, so
-        it counts as drawn from that one (two "Next step" taps at once apply once; issue 11
-        item 6).
+        A screen pushed by another device's game change reaches the phone a moment after it
+        was drawn here; a tap within `seen_after` seconds of it was aimed at the screen before,
+        so it counts as drawn from that one (two "Next step" taps at once apply once; issue 11
+        item 6). Seats taken and secret choices entered elsewhere do not hold taps back.
         """
         if self._pushed is not None and time.monotonic() - self._pushed[0] < self.seen_after:
             return self._pushed[1]
@@ -650,6 +655,7 @@ class AppState:
             return
         self.version = self.view.version if self.view is not None else table.version
         self.drawn_actions = len(table.game.actions)
+        self.drawn_game = (self.drawn_actions, table.game.can_redo())
 
     def say(self, lines: list[str]) -> None:
         """What the last action did, shown beside the main button until the next tap."""
