@@ -209,12 +209,12 @@ class LiveSync:
         before = to_do(app.view) if isinstance(app.role, Seat) else "none"
         shown, game = app.version, app.drawn_game
         self.tell()
-        app.render()
+        app.render(keep_news=True)
         app.pushed(shown, game != app.drawn_game)
         after = to_do(app.view) if isinstance(app.role, Seat) else "none"
         if after != "none" and before != after:
             app.cue = True
-            app.render()
+            app.render(keep_news=True)
             self.buzz()
         self.keep_awake()
         self.sync()

@@ -433,6 +433,7 @@ class AppState:
     def table_call(self, action: Callable[..., Any], *args: Any) -> bool:
         """Run a table action with this device and the drawn version; a refusal is shown.
         When the inputs it completes played an action, say what it did."""
+        drawn = self.drawn_actions  # (a redraw pushed during the call may move it on)
         try:
             action(self.device, *args, self.drawn_version())
         except (TableError, RuleError, ValidationError, ValueError, *SAVE_ERRORS) as err:
@@ -440,7 +441,7 @@ class AppState:
             return False
         self.error, self.cue = None, False
         actions = self.game.actions
-        if len(actions) != self.drawn_actions:
+        if len(actions) != drawn:
             from companion.review import told
             self.say(told(self.game) if actions else [])
             self.drafts.clear()
@@ -673,11 +674,13 @@ class AppState:
         self._keep[key] = (inputs, control)
         return control
 
-    def render(self) -> None:
-        """Rebuild the view tree for the current state (unchanged parts kept, see `memo`)."""
+    def render(self, *, keep_news: bool = False) -> None:
+        """Rebuild the view tree for the current state (unchanged parts kept, see `memo`).
+        The last tap's news goes at the next render, unless `keep_news` (a redraw pushed by
+        another device, which is no tap here)."""
         self.renders += 1
         self.draw_table()
-        if self._notice_shown:
+        if self._notice_shown and not keep_news:
             self.notice = []
         self._notice_shown = bool(self.notice)
         if self._render is not None:
