@@ -220,6 +220,8 @@ def test_the_last_choice_reveals_all_together(hub) -> None:
     assert table.game.state.step != "withdraw"  # one choose_withdraw was played
     assert value(board.root, "board-prompt")
     assert table.game.state.locations[0].positions[0].cards == []  # Ann withdrew
+    for app in (ref, *phones, board):  # every device says so, the last chooser's too
+        assert "Ann withdraws" in all_text(app), all_text(app)
 
 
 def test_the_referee_enters_choices_only_for_players_without_a_phone(hub) -> None:

@@ -210,14 +210,14 @@ class LiveSync:
         from views.seat_page import to_do  # the seat's screen (imported when first drawn)
 
         before = to_do(app.view) if isinstance(app.role, Seat) else "none"
-        shown = app.version
+        shown, game = app.version, app.drawn_game
         self.tell()
-        app.render()
-        app.pushed(shown)
+        app.render(keep_news=True)
+        app.pushed(shown, game != app.drawn_game)
         after = to_do(app.view) if isinstance(app.role, Seat) else "none"
         if after != "none" and before != after:
             app.cue = True
-            app.render()
+            app.render(keep_news=True)
             self.buzz()
         self.keep_awake()
         self.sync()

@@ -110,6 +110,8 @@ class AppState:
         """See `drawn_version` (view tests, which tap at once, set 0)."""
         self.drawn_actions = 0
         """How many actions the game had when the screen was drawn."""
+        self.drawn_game: tuple[int, bool] = (0, False)
+        """Actions and whether one can be redone, as drawn (an undo or a redo changes it)."""
         self.online = True
         """Whether the device is connected (the connection indicator)."""
         self.cue = False
@@ -435,6 +437,7 @@ class AppState:
     def table_call(self, action: Callable[..., Any], *args: Any) -> bool:
         """Run a table action with this device and the drawn version; a refusal is shown.
         When the inputs it completes played an action, say what it did."""
+        drawn = self.drawn_actions  # (a redraw pushed during the call may move it on)
         try:
             action(self.device, *args, self.drawn_version())
         except (TableError, RuleError, ValidationError, ValueError, *SAVE_ERRORS) as err:
@@ -442,7 +445,7 @@ class AppState:
             return False
         self.error, self.cue = None, False
         actions = self.game.actions
-        if len(actions) != self.drawn_actions:
+        if len(actions) != drawn:
             from companion.review import told
             self.say(told(self.game) if actions else [])
             self.drafts.clear()
@@ -624,17 +627,20 @@ class AppState:
         self.error = message
         self.render()
 
-    def pushed(self, before: int) -> None:
-        """Another device's change was just drawn here over the screen at version `before`."""
-        self._pushed = (time.monotonic(), before)
+    def pushed(self, before: int, played: bool) -> None:
+        """Another device's change was just drawn here over the screen at version `before`;
+        `played`: it changed the game (an action, an undo or a redo), not only who sits where
+        or who has chosen."""
+        if played:
+            self._pushed = (time.monotonic(), before)
 
     def drawn_version(self) -> int:
         """The version sent with this device's action: the screen it was drawn from.
 
-        A screen pushed by another device's change reaches the phone a moment after it was
-        drawn here; a tap within `seen_after` seconds of it was aimed at the screen before, so
-        it counts as drawn from that one (two "Next step" taps at once apply once; issue 11
-        item 6).
+        A screen pushed by another device's game change reaches the phone a moment after it
+        was drawn here; a tap within `seen_after` seconds of it was aimed at the screen before,
+        so it counts as drawn from that one (two "Next step" taps at once apply once; issue 11
+        item 6). Seats taken and secret choices entered elsewhere do not hold taps back.
         """
         if self._pushed is not None and time.monotonic() - self._pushed[0] < self.seen_after:
             return self._pushed[1]
@@ -654,6 +660,7 @@ class AppState:
             return
         self.version = self.view.version if self.view is not None else table.version
         self.drawn_actions = len(table.game.actions)
+        self.drawn_game = (self.drawn_actions, table.game.can_redo())
 
     def say(self, lines: list[str]) -> None:
         """What the last action did, shown beside the main button until the next tap."""
@@ -671,11 +678,13 @@ class AppState:
         self._keep[key] = (inputs, control)
         return control
 
-    def render(self) -> None:
-        """Rebuild the view tree for the current state (unchanged parts kept, see `memo`)."""
+    def render(self, *, keep_news: bool = False) -> None:
+        """Rebuild the view tree for the current state (unchanged parts kept, see `memo`).
+        The last tap's news goes at the next render, unless `keep_news` (a redraw pushed by
+        another device, which is no tap here)."""
         self.renders += 1
         self.draw_table()
-        if self._notice_shown:
+        if self._notice_shown and not keep_news:
             self.notice = []
         self._notice_shown = bool(self.notice)
         if self._render is not None:
