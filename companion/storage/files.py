@@ -99,10 +99,11 @@ def journal_bytes(header: dict, entries: list[dict], summary: dict) -> bytes:
     return ("\n".join(lines) + "\n").encode()
 
 
-def read_journal(path: Path) -> tuple[dict, list[dict], dict]:
-    """Read a journal: (header, entries, latest summary). A torn last line is dropped.
+def _confirmed_lines(path: Path) -> list[bytes]:
+    """A journal's complete lines (the part after the last newline, b"" or a torn,
+    unconfirmed line, is dropped).
 
-    Raises: FileNotFoundError; JournalDamaged if any complete line is unreadable.
+    Raises: FileNotFoundError; JournalDamaged if the file cannot be read.
     """
     try:
         data = path.read_bytes()
@@ -111,7 +112,16 @@ def read_journal(path: Path) -> tuple[dict, list[dict], dict]:
     except OSError as exc:
         raise JournalDamaged(f"cannot read journal: {exc}") from None
     lines = data.split(b"\n")
-    lines.pop()  # the part after the last newline: b"" or a torn, unconfirmed line
+    lines.pop()
+    return lines
+
+
+def read_journal(path: Path) -> tuple[dict, list[dict], dict]:
+    """Read a journal: (header, entries, latest summary). A torn last line is dropped.
+
+    Raises: FileNotFoundError; JournalDamaged if any complete line is unreadable.
+    """
+    lines = _confirmed_lines(path)
     if not lines:
         raise JournalDamaged("empty journal")
     try:
@@ -141,14 +151,7 @@ def latest_summary(path: Path) -> dict:
 
     Raises: FileNotFoundError; JournalDamaged if a line read is unreadable.
     """
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise
-    except OSError as exc:
-        raise JournalDamaged(f"cannot read journal: {exc}") from None
-    lines = data.split(b"\n")
-    lines.pop()  # b"" or a torn, unconfirmed line
+    lines = _confirmed_lines(path)
     try:
         for line in reversed(lines):
             record = json.loads(line)
