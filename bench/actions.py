@@ -9,7 +9,6 @@ Run: .venv/bin/python bench/actions.py
 """
 
 import random
-import statistics
 import sys
 import tempfile
 import time
@@ -17,6 +16,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from figures import median, pct  # noqa: E402
+from inpage import chromium  # noqa: E402
 
 from companion.service import Service  # noqa: E402
 from companion.storage import TinyDBGameStore  # noqa: E402
@@ -26,9 +28,7 @@ from views.app import build  # noqa: E402
 
 def stats(ms: list[float]) -> tuple[float, float, float]:
     """Median, p95 and max of a list of milliseconds."""
-    ordered = sorted(ms)
-    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
-    return statistics.median(ordered), p95, ordered[-1]
+    return median(ms), pct(ms, 0.95), max(ms)
 
 
 def service_game(seed: int = 7) -> dict[str, list[float]]:
@@ -75,18 +75,15 @@ def service_game(seed: int = 7) -> dict[str, list[float]]:
 def browser_taps(n: int = 20) -> list[float] | str:
     """Tap 'Apply effect' (Gain 1 Blood) n times; time until the new number is on screen."""
     sys.path.insert(0, str(ROOT))
-    from tests.browser.harness import CHROMIUM, LAUNCH_ARGS, UI, Server, missing
+    from tests.browser.harness import UI, Server, missing
     from tests.browser.play import act, pick
 
     reason = missing()
     if reason:
         return reason
-    from playwright.sync_api import sync_playwright
-
     out: list[float] = []
-    with tempfile.TemporaryDirectory() as tmp, sync_playwright() as pw:
+    with tempfile.TemporaryDirectory() as tmp, chromium() as browser:
         server = Server(Path(tmp)).start()
-        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=LAUNCH_ARGS)
         ui = UI(browser, server, {"width": 1024, "height": 2400})  # number and button in view
         try:
             ui.wait("new-game")
@@ -115,7 +112,6 @@ def browser_taps(n: int = 20) -> list[float] | str:
                 out.append((time.perf_counter() - t) * 1000)
         finally:
             ui.close()
-            browser.close()
             server.stop()
     return out
 

@@ -5,6 +5,8 @@ floor measured in the same run (`max_ratio`) and/or a limit on the value (`max_v
 """
 
 import statistics
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 HEADER = ("figure", "value", "floor", "ratio", "goal", "met")
@@ -19,6 +21,7 @@ class Row:
     value: float
     """The figure (in `unit`)."""
     unit: str = "ms"
+    """ms and MB show one and two decimals, other units as counted."""
     floor: float | None = None
     """The same kind of work done by the simplest thing (measured in the same run)."""
     floor_name: str = ""
@@ -45,11 +48,12 @@ class Row:
         """The row as text cells (HEADER order)."""
         goals = [f"<={self.max_ratio:g}x" if self.max_ratio is not None else "",
                  f"<={self.max_value:g} {self.unit}" if self.max_value is not None else ""]
-        floor = (f"{self.floor:.1f} {self.unit} {self.floor_name}".strip()
+        num = "{:.2f}" if self.unit == "MB" else "{:.1f}" if self.unit == "ms" else "{:g}"
+        floor = (f"{num.format(self.floor)} {self.unit} {self.floor_name}".strip()
                  if self.floor is not None else "")
         ratio = f"{self.ratio:.2f}x" if self.ratio is not None else ""
         met = {None: "", True: "yes", False: "NO"}[self.met]
-        return (self.figure, f"{self.value:.1f} {self.unit}", floor, ratio,
+        return (self.figure, f"{num.format(self.value)} {self.unit}", floor, ratio,
                 ", ".join(g for g in goals if g), met)
 
 
@@ -71,3 +75,13 @@ def pct(values: list[float], q: float) -> float:
 def median(values: list[float]) -> float:
     """The median."""
     return statistics.median(values)
+
+
+def median_ms(fn: Callable[[], object], repeat: int) -> float:
+    """Median wall time of `fn` over `repeat` calls, in ms."""
+    out = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        out.append((time.perf_counter() - start) * 1000)
+    return statistics.median(out)

@@ -23,16 +23,11 @@ import gc
 import importlib.util
 import inspect
 import json
-import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 import tracemalloc
-import urllib.request
-from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -41,43 +36,11 @@ ROOT = HERE.parent
 sys.path[:0] = [str(ROOT), str(HERE)]
 
 import datasets  # noqa: E402
+from figures import Row, median_ms, show  # noqa: E402
+from inpage import chromium, in_page_tap  # noqa: E402
+from serve import Served  # noqa: E402
 
-HEADER = ("figure", "value", "floor", "ratio", "goal", "met")
-
-
-@dataclass(frozen=True)
-class Row:
-    """One figure against its floor (measured in the same run) and its goal."""
-
-    figure: str
-    value: float
-    unit: str = "ms"
-    floor: float | None = None
-    floor_name: str = ""
-    max_ratio: float | None = None
-    max_value: float | None = None
-
-    @property
-    def ratio(self) -> float | None:
-        return self.value / self.floor if self.floor else None
-
-    def cells(self) -> tuple[str, ...]:
-        """The row as text (HEADER order); met is "yes", "NO" or "" (no goal)."""
-        checks = []
-        if self.max_ratio is not None and self.ratio is not None:
-            checks.append(self.ratio <= self.max_ratio)
-        if self.max_value is not None:
-            checks.append(self.value <= self.max_value)
-        goals = [f"<={self.max_ratio:g}x" if self.max_ratio is not None else "",
-                 f"<={self.max_value:g} {self.unit}" if self.max_value is not None else ""]
-        num = "{:.2f}" if self.unit == "MB" else "{:.1f}" if self.unit == "ms" else "{:g}"
-        floor = (f"{num.format(self.floor)} {self.unit} {self.floor_name}".strip()
-                 if self.floor is not None else "")
-        return (self.figure, f"{num.format(self.value)} {self.unit}", floor,
-                f"{self.ratio:.2f}x" if self.ratio is not None else "",
-                ", ".join(g for g in goals if g),
-                "" if not checks else "yes" if all(checks) else "NO")
-
+from tests.browser.harness import sel  # noqa: E402
 
 ROWS: list[Any] = []
 """Every row of the run (anything with `cells()`), in order."""
@@ -88,16 +51,6 @@ def add(*rows: Any) -> None:
     for r in rows:
         ROWS.append(r)
         print("  " + " | ".join(c for c in r.cells() if c), flush=True)
-
-
-def timed(fn: Callable[[], Any], repeat: int) -> float:
-    """Median wall time of `fn`, in ms."""
-    out = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        out.append((time.perf_counter() - start) * 1000)
-    return statistics.median(out)
 
 
 # --- 1. replay ----------------------------------------------------------------------------
@@ -139,9 +92,9 @@ def replay(game: Any, repeat: int) -> None:
 
         a, b, c = [], [], []
         for _ in range(repeat):  # interleaved: the same machine load for all three
-            a.append(timed(parse, 1))
-            b.append(timed(validate_fold, 1))
-            c.append(timed(load_replay, 1))
+            a.append(median_ms(parse, 1))
+            b.append(median_ms(validate_fold, 1))
+            c.append(median_ms(load_replay, 1))
         fold, ms = statistics.median(b), statistics.median(c)
         add(Row("parse the journal (bare JSON)", statistics.median(a)),
             Row("validate + fold once (floor)", fold),
@@ -182,96 +135,9 @@ def other(name: str, label: str) -> None:
             ROWS.append(r)
 
 
-# --- browser ------------------------------------------------------------------------------
-
-ARM = """([sel]) => {
-  const bench = window.__bench = {t0: null};
-  const host = document.querySelector('flt-semantics-host');
-  window.__benchDone = new Promise(resolve => {
-    const obs = new MutationObserver(() => {
-      if (bench.t0 !== null && document.querySelector(sel)) {
-        obs.disconnect(); resolve(performance.now() - bench.t0);
-      }
-    });
-    obs.observe(host, {subtree: true, childList: true, characterData: true, attributes: true});
-    setTimeout(() => { obs.disconnect(); resolve(-1); }, 30000);
-  });
-  window.addEventListener('pointerdown', () => { bench.t0 = performance.now(); },
-                          {capture: true, once: true});
-}"""
-"""Arms a MutationObserver on the semantics tree: resolves with the ms from the next
-pointerdown to the moment `sel` is in the tree."""
-
-
-def sel(identifier: str) -> str:
-    return f'flt-semantics-host [flt-semantics-identifier="{identifier}"]'
-
-
-def in_page_tap(page: Any, button: str, target: str) -> float:
-    """ms from pointerdown on `button` until `target` is shown, timed in the page.
-
-    Raises: RuntimeError if it never shows.
-    """
-    page.wait_for_selector(sel(button), state="attached")
-    page.evaluate(ARM, [sel(target)])
-    box = page.locator(sel(button)).first.bounding_box()
-    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    ms = page.evaluate("window.__benchDone")
-    if ms < 0:
-        raise RuntimeError(f"{target} never showed after tapping {button}")
-    return ms
-
-
-class Served:
-    """The app served by bench/serve.py in a child process."""
-
-    def __init__(self, data: Path) -> None:
-        from tests.browser.harness import free_port
-
-        self.port = free_port()
-        env = dict(os.environ, FLET_FORCE_WEB_SERVER="1", FLET_SERVER_PORT=str(self.port),
-                   FLET_WEB_NO_CDN="1", PYTHONPATH=str(ROOT))
-        self.started = time.perf_counter()
-        self.proc = subprocess.Popen([sys.executable, str(HERE / "serve.py"), "app", str(data)],
-                                     env=env, cwd=ROOT, stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.DEVNULL)
-        self.url = f"http://127.0.0.1:{self.port}/"
-        self.data = data
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            try:
-                urllib.request.urlopen(self.url, timeout=1).read(64)
-                return
-            except OSError:
-                if self.proc.poll() is not None:
-                    raise RuntimeError("bench/serve.py exited at start") from None
-                time.sleep(0.05)
-        self.stop()  # it must not keep holding the data folder
-        raise RuntimeError("the server did not answer")
-
-    def open(self, browser: Any) -> Any:
-        """A fresh browser page on the app, accessibility tree on."""
-        page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
-        page.set_default_timeout(60_000)
-        key = (self.data / "tables" / "host-key").read_text().strip()
-        page.goto(f"{self.url}?key={key}")  # the host's browser: it sees the home screen
-        page.wait_for_selector("flt-semantics-placeholder", state="attached")
-        page.locator("flt-semantics-placeholder").dispatch_event("click")
-        page.wait_for_selector("flt-semantics-host flt-semantics")
-        return page
-
-    def stop(self) -> None:
-        self.proc.terminate()
-        try:
-            self.proc.wait(10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-
-
 def launch(browser: Any, data: Path) -> float:
     """ms from starting the server to the home screen shown in a browser."""
-    served = Served(data)
+    served = Served("app", data)
     try:
         page = served.open(browser)
         page.wait_for_selector(sel("new-game"), state="attached")
@@ -285,7 +151,7 @@ def launch(browser: Any, data: Path) -> float:
 def screens(browser: Any, data: Path, n: int) -> tuple[list[float], list[float], int]:
     """In-page ms of Statistics and Home taps (alternating; the first Statistics tap may
     count), and the most game rows the home screen showed."""
-    served = Served(data)
+    served = Served("app", data)
     try:
         page = served.open(browser)
         page.wait_for_selector(sel("new-game"), state="attached")
@@ -317,13 +183,13 @@ def store_figures(root: Path, repeat: int) -> dict[str, float]:
             store.count_games(finished)
             store.list_games(finished, PAGE[finished])
 
-    open_ms = timed(opened, repeat)
+    open_ms = median_ms(opened, repeat)
     store = TinyDBGameStore(root)
     try:
-        list_ms = timed(lambda: home(store), repeat)
+        list_ms = median_ms(lambda: home(store), repeat)
         service = Service(store)
-        first = timed(service.stats, 1)
-        cached = timed(service.stats, repeat)
+        first = median_ms(service.stats, 1)
+        cached = median_ms(service.stats, repeat)
     finally:
         store.close()
     return {"open": open_ms, "list": list_ms, "stats": first, "cached": cached}
@@ -393,22 +259,10 @@ def main(argv: list[str] | None = None) -> list[Any]:
         print(f"browser figures skipped: {reason}", flush=True)
         stores(game, None, repeat, big)
     else:
-        from playwright.sync_api import sync_playwright
-
-        from tests.browser.harness import CHROMIUM, LAUNCH_ARGS
-
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                         args=LAUNCH_ARGS)
-            try:
-                stores(game, browser, repeat, big)
-            finally:
-                browser.close()
-    table = [HEADER, *(r.cells() for r in ROWS)]
-    widths = [max(len(t[i]) for t in table) for i in range(len(HEADER))]
+        with chromium() as browser:
+            stores(game, browser, repeat, big)
     print()
-    for t in table:
-        print(" | ".join(c.ljust(w) for c, w in zip(t, widths, strict=True)).rstrip())
+    show(ROWS)
     return ROWS
 
 

@@ -8,29 +8,19 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from figures import median_ms  # noqa: E402
+
 from companion.service import Service  # noqa: E402
 from companion.storage import FolderBusy, FolderLock, MemoryGameStore, TinyDBGameStore  # noqa: E402
 from tests.process_helpers import ENV, Holder, real_game  # noqa: E402
-
-
-def median_ms(fn: Callable[[], object], n: int) -> float:
-    times = []
-    for _ in range(n):
-        start = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times)
 
 
 def floor_open_close(folder: Path) -> None:

@@ -11,7 +11,6 @@ clock (checked against `Date.now()` in every page).
 Run: python bench/table_sync.py [taps]
 """
 
-import statistics
 import sys
 import tempfile
 import time
@@ -20,15 +19,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.browser.harness import (  # noqa: E402
-    CHROMIUM,
-    LAUNCH_ARGS,
-    PHONE,
-    UI,
-    Server,
-    missing,
-    sel,
-)
+from figures import median, pct  # noqa: E402
+from inpage import chromium  # noqa: E402
+
+from tests.browser.harness import PHONE, UI, Server, missing, sel  # noqa: E402
 from tests.browser.play import pick  # noqa: E402
 
 BOARD = {"width": 1280, "height": 800}
@@ -86,9 +80,7 @@ SKEW = "() => (performance.timeOrigin + performance.now()) - Date.now()"
 
 def stats(values: list[float]) -> tuple[float, float]:
     """Median and 95th percentile."""
-    ordered = sorted(values)
-    return statistics.median(ordered), ordered[min(len(ordered) - 1,
-                                                   round(0.95 * (len(ordered) - 1)))]
+    return median(values), pct(values, 0.95)
 
 
 def seed(data: Path, players: int) -> dict[str, str]:
@@ -204,12 +196,8 @@ def main() -> None:
     if reason:
         print(f"table sync: skipped ({reason})")
         return
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=LAUNCH_ARGS)
+    with chromium() as browser:
         results = {n: run(browser, n, taps) for n in (1, 4, 6)}
-        browser.close()
     floor = stats(results[1]["self"])  # type: ignore[arg-type]
     print(f"table sync, {taps} taps each; ms from the tap on A (median / p95)")
     print(f"{'devices':<8}{'A on screen':>15}{'others: message in':>21}"

@@ -37,15 +37,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.browser.harness import (  # noqa: E402
-    CHROMIUM,
-    LAUNCH_ARGS,
-    UI,
-    Server,
-    fresh_dir,
-    missing,
-    sel,
-)
+from inpage import chromium  # noqa: E402
+
+from tests.browser.harness import UI, Server, fresh_dir, missing, sel  # noqa: E402
 
 NAMES = ["Ann", "Bob", "Cat", "Dan"]
 CLANS = ["Brujah", "Gangrel", "Nosferatu", "Tremere"]
@@ -313,16 +307,12 @@ class Counter:
 
 def run(scenario: str, show_swipes: bool = False) -> dict[str, dict[str, int]]:
     """Play one game; counts per round (and 'setup')."""
-    from playwright.sync_api import sync_playwright
-
     with tempfile.TemporaryDirectory() as tmp:
         data = fresh_dir(Path(tmp), "taps")
         seed(data, scenario)
         server = Server(data).start()
         try:
-            with sync_playwright() as pw:
-                browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                             args=LAUNCH_ARGS)
+            with chromium() as browser:
                 ui = UI(browser, server)
                 counter = Counter(ui, scenario)
                 try:
@@ -332,7 +322,6 @@ def run(scenario: str, show_swipes: bool = False) -> dict[str, dict[str, int]]:
                         for where, ident, dy, n in counter.swiped:
                             print(f"swipe {where:8} {ident:28} {dy:+5} px  x{n}")
                     ui.close()
-                    browser.close()
         finally:
             server.stop()
 

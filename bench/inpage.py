@@ -1,0 +1,62 @@
+"""The benchmarks' browser (Debian Chromium through Playwright) and a tap timed inside the page.
+
+A MutationObserver on `flt-semantics-host` is armed before the tap; it notes `performance.now()`
+from the pointerdown the click dispatches to the first mutation after which the target is shown
+(with the expected text, if one is given).
+"""
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from tests.browser.harness import sel
+
+ARM = """([sel, expected]) => {
+  const bench = window.__bench = {t0: null};
+  const host = document.querySelector('flt-semantics-host');
+  const done = () => { const e = document.querySelector(sel);
+    return e && (expected === null || e.textContent.trim() === expected); };
+  window.__benchDone = new Promise(resolve => {
+    const obs = new MutationObserver(() => {
+      if (bench.t0 !== null && done()) { obs.disconnect(); resolve(performance.now() - bench.t0); }
+    });
+    obs.observe(host, {subtree: true, childList: true, characterData: true, attributes: true});
+    setTimeout(() => { obs.disconnect(); resolve(-1); }, 30000);
+  });
+  window.addEventListener('pointerdown', () => { bench.t0 = performance.now(); },
+                          {capture: true, once: true});
+}"""
+"""Resolves `window.__benchDone` with the ms from the next pointerdown until `sel` is in the
+tree (showing `expected`, unless null); -1 after 30 s."""
+
+
+@contextmanager
+def chromium() -> Iterator[Any]:
+    """A headless Chromium browser, closed on exit."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.browser.harness import CHROMIUM, LAUNCH_ARGS
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=LAUNCH_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def in_page_tap(page: Any, button: str, target: str, expected: str | None = None) -> float:
+    """ms from the pointerdown on `button` until `target` shows (`expected`, if given).
+
+    Raises:
+        RuntimeError: it never showed (30 s).
+    """
+    page.wait_for_selector(sel(button), state="attached")
+    page.evaluate(ARM, [sel(target), expected])
+    box = page.locator(sel(button)).first.bounding_box()
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    ms = page.evaluate("window.__benchDone")
+    if ms < 0:
+        shown = "" if expected is None else f" {expected!r}"
+        raise RuntimeError(f"{target} never showed{shown} after tapping {button}")
+    return ms
