@@ -99,7 +99,7 @@ def browser_taps(n: int = 20) -> list[float] | str:
             act(ui, "feed")
             pick(ui, "nav-table")
             pick(ui, "effect-open")
-            ui.choose("effect-player", "Ann")
+            ui.tap("effect-player-0")  # Ann
             ui.page.wait_for_timeout(200)
             ui.on_screen("effect-apply")
             for _ in range(n):

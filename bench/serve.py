@@ -159,6 +159,12 @@ class Served:
         assert self.log is not None
         self.log.write_text("")
 
+    def __enter__(self) -> "Served":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
     def stop(self) -> None:
         self.proc.terminate()
         try:

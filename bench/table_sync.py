@@ -114,7 +114,7 @@ def connect(browser, server: Server, t: dict, devices: int) -> tuple[UI, list[tu
     a.tap("withdraw-ok")  # everyone stays: the Preparation step, nothing due
     a.wait("effect-open")
     pick(a, "effect-open")
-    a.choose("effect-player", "Ann")
+    a.tap("effect-player-0")  # Ann
     a.page.wait_for_timeout(200)
     a.on_screen("effect-apply")
     others: list[tuple[UI, str]] = []

@@ -51,16 +51,15 @@ def trivial_taps(browser: Any, n: int) -> tuple[list[float], list[float]]:
     """In-page ms and server ms of n taps on the trivial page."""
     from tests.browser.harness import UI
 
-    served = Served("trivial", log=True)
-    ui = UI(browser, served, TALL, host=False)  # type: ignore[arg-type]
-    ui.wait("tap")
-    for k in range(1, 4):  # warm up
-        in_page_tap(ui.page, "tap", "count", str(k))
-    served.clear()
-    page_ms = [in_page_tap(ui.page, "tap", "count", str(k)) for k in range(4, 4 + n)]
-    server_ms = served.taps()
-    ui.close()
-    served.stop()
+    with Served("trivial", log=True) as served:
+        ui = UI(browser, served, TALL, host=False)  # type: ignore[arg-type]
+        ui.wait("tap")
+        for k in range(1, 4):  # warm up
+            in_page_tap(ui.page, "tap", "count", str(k))
+        served.clear()
+        page_ms = [in_page_tap(ui.page, "tap", "count", str(k)) for k in range(4, 4 + n)]
+        server_ms = served.taps()
+        ui.close()
     return page_ms, server_ms
 
 
@@ -70,33 +69,32 @@ def app_taps(browser: Any, n: int, profile: str | None) -> tuple[list[float], ..
 
     with tempfile.TemporaryDirectory() as tmp:
         planning_folder(Path(tmp))
-        served = Served("app", Path(tmp), profile, log=True)
-        ui = UI(browser, served, TALL)  # type: ignore[arg-type]
-        ui.page.set_default_timeout(30_000)
-        ui.wait("game-0")
-        ui.tap("game-0")
-        ui.wait("nav-table")
-        ui.tap("nav-table")
-        ui.wait("effect-open")
-        ui.on_screen("effect-open")
-        ui.tap("effect-open")
-        ui.wait("effect-player")
-        ui.choose("effect-player", "Ann")
-        ui.page.wait_for_timeout(300)
-        ui.on_screen("effect-apply")
-        blood = int(ui.read("blood-0"))
-        for _ in range(3):  # warm up
-            blood += 1
-            in_page_tap(ui.page, "effect-apply", "blood-0", str(blood))
-            ui.on_screen("effect-apply")  # the first tap's notice moves it down
-        served.clear()
-        page_ms = []
-        for _ in range(n):
-            blood += 1
-            page_ms.append(in_page_tap(ui.page, "effect-apply", "blood-0", str(blood)))
-        server_ms, play_ms = served.taps(), served.taps("play")
-        ui.close()
-        served.stop()
+        with Served("app", Path(tmp), profile, log=True) as served:
+            ui = UI(browser, served, TALL)  # type: ignore[arg-type]
+            ui.page.set_default_timeout(30_000)
+            ui.wait("game-0")
+            ui.tap("game-0")
+            ui.wait("nav-table")
+            ui.tap("nav-table")
+            ui.wait("effect-open")
+            ui.on_screen("effect-open")
+            ui.tap("effect-open")
+            ui.wait("effect-player-0")
+            ui.tap("effect-player-0")  # Ann
+            ui.page.wait_for_timeout(300)
+            ui.on_screen("effect-apply")
+            blood = int(ui.read("blood-0"))
+            for _ in range(3):  # warm up
+                blood += 1
+                in_page_tap(ui.page, "effect-apply", "blood-0", str(blood))
+                ui.on_screen("effect-apply")  # the first tap's notice moves it down
+            served.clear()
+            page_ms = []
+            for _ in range(n):
+                blood += 1
+                page_ms.append(in_page_tap(ui.page, "effect-apply", "blood-0", str(blood)))
+            server_ms, play_ms = served.taps(), served.taps("play")
+            ui.close()
     return page_ms, server_ms, play_ms
 
 
