@@ -222,8 +222,12 @@ def stores(game: Any, browser: Any | None, repeat: int, big: int) -> None:
     add(Row("launch -> home, 10,000 games vs empty store", statistics.median(full),
             floor=statistics.median(empty), floor_name="(empty)", max_ratio=1.3))
     for n in (10_000, big):
-        stats_ms, home_ms, shown = screens(browser, folders[n], 6)
         label = f"{n:,} games"
+        try:
+            stats_ms, home_ms, shown = screens(browser, folders[n], 6)
+        except RuntimeError as err:  # a screen that never showed is a figure too: not met
+            print(f"  Statistics/Home taps, {label}: NO ({err})")
+            continue
         add(Row(f"Statistics tap -> shown, {label}: first", stats_ms[0], max_value=300),
             Row(f"Statistics tap -> shown, {label}: median", statistics.median(stats_ms),
                 max_value=300),
