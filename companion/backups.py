@@ -112,9 +112,11 @@ class Preview:
 
 
 def fingerprint(service: Service) -> str:
-    """A digest of every game summary and the catalogue (changes when the data changes)."""
-    games = service.store.list_games()
-    data = dumps([[g["game_id"], g] for g in games]) + dumps(service.store.load_catalogue())
+    """A digest of the stored games and the catalogue: changes whenever they change (from the
+    stamps of the store's summary chunks, so no summary is read; a rebuilt index may change it
+    without a change of data, which costs one backup more, never one less)."""
+    stamps = [stamp for stamp, _ in service.store.summary_chunks()]
+    data = dumps(stamps) + dumps(service.store.load_catalogue())
     return hashlib.sha256(data.encode()).hexdigest()[:8]
 
 
@@ -292,8 +294,7 @@ class AutoBackups:
             store = self.service.store
             if not store.writable:
                 return None
-            games = store.list_games()
-            if not games and not store.load_catalogue():
+            if not store.count_games() and not store.load_catalogue():
                 return None
             mark = fingerprint(self.service)
             newest = self.listing()

@@ -230,3 +230,28 @@ def test_clock_line_on_the_game_screen_and_lengths_in_statistics() -> None:
     lengths = [i for i in ("stats-length-4",) if has(app.root, i)]
     timed = app.service.game.time()
     assert timed is not None and (lengths == ["stats-length-4"]) == (timed.seconds > 0)
+
+
+def test_the_backup_fingerprint_follows_every_change_and_survives_a_restart(tmp_path: Path
+                                                                            ) -> None:
+    """The automatic backup's "anything changed?" mark reads no summary, yet changes with a
+    new game, a changed summary (a game played on) and the catalogue, and is the same after a
+    restart."""
+    from companion.backups import fingerprint
+
+    svc = Service(TinyDBGameStore(tmp_path))
+    play(svc, "four_players.json")
+    marks = [fingerprint(svc)]
+    svc.store.close()
+    svc = Service(TinyDBGameStore(tmp_path))
+    assert fingerprint(svc) == marks[0]  # a restart changes nothing
+    s = Script.model_validate(json.loads((EXAMPLES / "three_players.json").read_text()))
+    svc.new_game(s.start.setup or s.start.position)
+    marks.append(fingerprint(svc))
+    for a in s.actions:  # played to its end: its summary changes
+        svc.play(a)
+    marks.append(fingerprint(svc))
+    svc.store.save_catalogue({"version": 2, "allies": []})  # the catalogue file changed
+    marks.append(fingerprint(svc))
+    assert len(set(marks)) == 4, marks
+    svc.store.close()
