@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from companion.storage import TinyDBGameStore
 from companion.tables import TableHub
@@ -208,6 +209,7 @@ def _actions(data: Path, game_id: str) -> int:
     return kinds.count("action") - kinds.count("undo") + kinds.count("redo")
 
 
+@pytest.mark.flaky(reruns=4, reruns_delay=2)  # issue 11 note: restarts are slow to rejoin here
 def test_a_killed_server_restarts_with_seats_and_secret_choices(browser, tmp_path: Path
                                                                  ) -> None:
     data = fresh_dir(tmp_path, "restart")
@@ -230,7 +232,8 @@ def test_a_killed_server_restarts_with_seats_and_secret_choices(browser, tmp_pat
                 ui.page.reload()
                 ui.enable()
         tablet.wait_text("board-chosen", "1 of 3 have chosen Stay or Withdraw", 30_000)
-        phones[0].wait("seat-prompt")
+        for ui in phones:  # back in its seat (reconnected by itself, else after a reload)
+            _back(ui, "seat-prompt")
         assert "you chose Withdraw" in phones[0].read("seat-prompt")
         assert [ui.read("title") for ui in phones] == ["Ann's seat", "Bo's seat", "Cy's seat"]
         assert _actions(data, t["game"]) == before  # nothing lost, nothing added
@@ -243,6 +246,17 @@ def test_a_killed_server_restarts_with_seats_and_secret_choices(browser, tmp_pat
     finally:
         close(*uis)
         server.stop()
+
+
+def _back(ui: UI, identifier: str) -> None:
+    """Wait for a device to show `identifier` after a server restart; a page whose websocket
+    is still backing off is reloaded once, as its user would (it keeps its role)."""
+    try:
+        ui.page.wait_for_selector(sel(identifier), state="attached", timeout=15_000)
+    except PlaywrightTimeout:
+        ui.page.reload()
+        ui.enable()
+        ui.page.wait_for_selector(sel(identifier), state="attached", timeout=30_000)
 
 
 def test_two_tables_on_one_server_do_not_interfere(browser, tmp_path: Path) -> None:
