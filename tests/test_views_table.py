@@ -233,6 +233,17 @@ def test_the_referee_enters_choices_only_for_players_without_a_phone(hub) -> Non
     assert value(board.root, "board-chosen") == "1 of 3 have chosen Stay or Withdraw"
 
 
+def name_card(app: AppState, uid: str, power: int) -> None:
+    """Name a face-down card on this device: its first offered identity (an unknown Power
+    is tapped as `power`), then confirm; nothing refused."""
+    entry = next(i for i in ids(app.root) if i.startswith(f"name-{uid}-"))
+    click(app.root, entry)
+    if has(app.root, f"name-{uid}-power-{power}"):
+        click(app.root, f"name-{uid}-power-{power}")
+    click(app.root, "name-ok")
+    assert app.error is None, app.error
+
+
 def test_withdrawn_face_down_cards_are_named_by_their_owner(hub) -> None:
     start = position(3, {"1": {"Ann": ([{"face_up": False}], 0), "Bo": ([plain(2)], 0),
                                "Cy": ([plain(1)], 0)}})
@@ -243,12 +254,7 @@ def test_withdrawn_face_down_cards_are_named_by_their_owner(hub) -> None:
     assert value(ann.root, "seat-state").startswith("Name your face-down card")
     assert not any(i.startswith("name-") and i != "name-ok" for i in ids(phones[1].root))
     uid = table.game.legal().face_down[0][0]
-    entry = next(i for i in ids(ann.root) if i.startswith(f"name-{uid}-"))
-    click(ann.root, entry)
-    if has(ann.root, f"name-{uid}-power-3"):  # an unknown Power is tapped
-        click(ann.root, f"name-{uid}-power-3")
-    click(ann.root, "name-ok")
-    assert ann.error is None, ann.error
+    name_card(ann, uid, 3)
     assert table.game.state.step != "withdraw"
 
 
@@ -300,12 +306,7 @@ def test_the_referee_names_a_phoneless_players_card_at_revelation(hub) -> None:
     ann_uid = table.game.legal().face_down[0][0]
     assert not any(i.startswith(f"name-{cy_uid}") for i in ids(phones[0].root))
     for app, uid in ((ref, cy_uid), (phones[0], ann_uid)):
-        entry = next(i for i in ids(app.root) if i.startswith(f"name-{uid}-"))
-        click(app.root, entry)
-        if has(app.root, f"name-{uid}-power-4"):  # an unknown Power is tapped
-            click(app.root, f"name-{uid}-power-4")
-        click(app.root, "name-ok")
-        assert app.error is None, app.error
+        name_card(app, uid, 4)
     assert [a.command.type for a in table.game.actions] == ["choose_withdraw", "reveal"]
 
 
