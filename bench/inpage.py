@@ -52,8 +52,15 @@ def in_page_tap(page: Any, button: str, target: str, expected: str | None = None
         RuntimeError: it never showed (30 s).
     """
     page.wait_for_selector(sel(button), state="attached")
-    page.evaluate(ARM, [sel(target), expected])
     box = page.locator(sel(button)).first.bounding_box()
+    for _ in range(100):  # attached before it is laid out: wait for its place on screen
+        if box is not None and box["width"] > 0:
+            break
+        page.wait_for_timeout(50)
+        box = page.locator(sel(button)).first.bounding_box()
+    else:
+        raise RuntimeError(f"{button} is on the page but never laid out")
+    page.evaluate(ARM, [sel(target), expected])
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     ms = page.evaluate("window.__benchDone")
     if ms < 0:

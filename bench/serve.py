@@ -42,7 +42,7 @@ def time_taps(profile: str | None = None) -> None:
         prof = cProfile.Profile()
 
     async def timed(self, control_id, event_name, event_data):  # type: ignore[no-untyped-def]
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.thread_time()
         if prof is not None and event_name == "click":
             prof.enable()
         try:
@@ -53,8 +53,19 @@ def time_taps(profile: str | None = None) -> None:
                 prof.dump_stats(profile)
         if event_name == "click":
             _log(f"tap {(time.perf_counter() - start) * 1000:.3f}")
+            _log(f"cpu {(time.thread_time() - cpu) * 1000:.3f}")
 
     Session.dispatch_event = timed  # type: ignore[method-assign]
+    patch = Session.patch_control
+
+    def timed_patch(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        start = time.perf_counter()
+        try:
+            return patch(self, *args, **kwargs)
+        finally:
+            _log(f"diff {(time.perf_counter() - start) * 1000:.3f}")
+
+    Session.patch_control = timed_patch  # type: ignore[method-assign]
 
 
 def trivial() -> None:
@@ -88,6 +99,18 @@ def app(data_dir: str) -> None:
             _log(f"play {(time.perf_counter() - start) * 1000:.3f}")
 
     Service.play = timed_play  # type: ignore[method-assign]
+    import views.app
+
+    render = views.app.render
+
+    def timed_render(app):  # type: ignore[no-untyped-def]
+        start = time.perf_counter()
+        try:
+            return render(app)
+        finally:
+            _log(f"render {(time.perf_counter() - start) * 1000:.3f}")
+
+    views.app.render = timed_render
     run(True, int(os.environ["FLET_SERVER_PORT"]), data_dir, host="127.0.0.1")
 
 

@@ -64,7 +64,8 @@ def trivial_taps(browser: Any, n: int) -> tuple[list[float], list[float]]:
 
 
 def app_taps(browser: Any, n: int, profile: str | None) -> tuple[list[float], ...]:
-    """In-page ms, server ms and Service.play ms of n Blood taps on the busy game screen."""
+    """In-page ms, server ms, and of those Service.play, the CPU time, the view rebuild and
+    Flet's diff, of n Blood taps on the busy game screen."""
     from tests.browser.harness import UI
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -94,22 +95,27 @@ def app_taps(browser: Any, n: int, profile: str | None) -> tuple[list[float], ..
                 blood += 1
                 page_ms.append(in_page_tap(ui.page, "effect-apply", "blood-0", str(blood)))
             server_ms, play_ms = served.taps(), served.taps("play")
+            parts = served.taps("cpu"), served.taps("render"), served.taps("diff")
             ui.close()
-    return page_ms, server_ms, play_ms
+    return page_ms, server_ms, play_ms, *parts
 
 
 def measure(n: int, profile: str | None = None) -> list[Row]:
     """The rows: in-page p50/p95 vs the trivial page; server Python per tap."""
     with chromium() as browser:
         floor, floor_py = trivial_taps(browser, n)
-        app, app_py, play = app_taps(browser, n, profile)
+        app, app_py, play, cpu, rebuild, diff = app_taps(browser, n, profile)
     rows = [Row(f"tap -> number {label}, busy game screen vs trivial page", pct(app, q),
                 floor=pct(floor, q), floor_name="(trivial)", max_ratio=GOAL_RATIO)
             for q, label in ((0.5, "p50"), (0.95, "p95"))]
     rows += [Row(f"server Python per tap {label} vs trivial page", pct(app_py, q),
-                 floor=pct(floor_py, q), floor_name="(trivial)", max_value=GOAL_SERVER_MS)
+                 floor=pct(floor_py, q), floor_name="(trivial)",
+                 max_value=GOAL_SERVER_MS if q == 0.5 else None)
              for q, label in ((0.5, "p50"), (0.95, "p95"))]
-    rows.append(Row("  of which Service.play p50", pct(play, 0.5)))
+    rows += [Row("  of which CPU time (no disk wait) p50", pct(cpu, 0.5)),
+             Row("  of which Service.play (journal fsync included) p50", pct(play, 0.5)),
+             Row("  of which the view rebuild p50", pct(rebuild, 0.5)),
+             Row("  of which Flet's diff p50", pct(diff, 0.5))]
     return rows
 
 

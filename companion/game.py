@@ -83,6 +83,12 @@ class Game:
         self.clock: list[ClockMark] = []
         """When the game was opened and closed at a table (companion.clock); no effect on
         the state."""
+        self._legal: tuple[GameState, int, Legal] | None = None
+        """`legal()` of the state it was worked out for, after that many actions."""
+        self._before: GameState | None = None
+        """The state before the last action, while nothing has changed it (`state_at`)."""
+        self._times: list[tuple[Action, datetime]] = []
+        """Each timed action's `at`, parsed (the clock reads them at every render)."""
 
     @classmethod
     def new(cls, start: GameSetup | Position, game_id: str | None = None) -> "Game":
@@ -118,6 +124,8 @@ class Game:
             raise IndexError(f"the game has {len(self.actions)} actions, not {n}")
         if n == len(self.actions):
             return self._state
+        if n == len(self.actions) - 1 and self._before is not None:
+            return self._before
         return self._rebuild(n)
 
     def _rebuild(self, n: int) -> GameState:
@@ -137,8 +145,11 @@ class Game:
         return list(self._events)
 
     def legal(self) -> Legal:
-        """The legal next actions."""
-        return legal(self.state)
+        """The legal next actions (worked out once per state: a screen asks several times)."""
+        kept, n = self._legal, len(self.actions)
+        if kept is None or kept[0] is not self._state or kept[1] != n:
+            kept = self._legal = (self._state, n, legal(self._state))
+        return kept[2]
 
     def preview(self, command: AnyCommand | dict) -> list[AnyEvent]:
         """Events a command would produce, without playing it.
@@ -176,6 +187,8 @@ class Game:
                 apply_in_place(after, event)
         self.actions.append(action)
         self._events.extend(action.events)
+        # Folded into the state itself (replay), the state before is gone; else it is intact.
+        self._before = None if after is self._state else self._state
         self._state = after
         self._rounds.append(after.round)
         if not len(self.actions) % SNAPSHOT_EVERY:
@@ -202,7 +215,7 @@ class Game:
         del self._events[len(self._events) - len(action.events):]
         n = len(self.actions)
         del self._snapshots[n // SNAPSHOT_EVERY + 1:]
-        self._state = self._rebuild(n)
+        self._state, self._before = self._rebuild(n), None
         self.redo_stack.append(action)
         return action
 
@@ -240,9 +253,15 @@ class Game:
         if not self.clock:
             return None
         times: list[tuple[datetime, int]] = []
+        parsed = self._times
         for i, action in enumerate(self.actions):
-            if action.at is not None:
-                times.append((parse_time(action.at), self._rounds[i + 1]))
+            if action.at is None:
+                continue
+            k = len(times)
+            if k >= len(parsed) or parsed[k][0] is not action:
+                del parsed[k:]  # an undo, or a new action: parse from here on
+                parsed.append((action, parse_time(action.at)))
+            times.append((parsed[k][1], self._rounds[i + 1]))
         ended = None
         if self.state.phase == "game_over" and self.actions and self.actions[-1].at:
             ended = parse_time(self.actions[-1].at)

@@ -8,6 +8,7 @@ Action index -1 stands for the start of the game (before the first action).
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
+from weakref import WeakKeyDictionary
 
 from companion.apply import apply_in_place
 from companion.effects import TEXT as EFFECT_TEXT
@@ -17,7 +18,7 @@ from companion.scoring import influence
 from models.common import Clan, Frozen, LocationId, Step, location_name
 from models.events import AnyEvent
 from models.power import PowerBreakdown
-from models.state import DeployedCard, GameState
+from models.state import DeployedCard, GameState, copy_state
 
 PHASE_TITLES = {
     "setup": "Setup", "feed": "Feed", "location_setup": "Location Setup",
@@ -217,7 +218,7 @@ class _Narrator:
         """Tell action `i` (its drafts are added to `drafts` and returned)."""
         action = self.game.actions[i]
         self.action = i
-        self.s = self.game.state_at(i).model_copy(deep=True)
+        self.s = copy_state(self.game.state_at(i))
         self.through = action.command.type == "next_step" and action.command.through
         self.passing = None
         first = len(self.drafts)
@@ -599,7 +600,17 @@ def told(game: Game, index: int = -1) -> list[str]:
         IndexError: no such action.
     """
     i = range(len(game.actions))[index]
-    return _sentences(_Narrator(game).run_one(i))
+    action = game.actions[i]
+    kept = _TOLD.get(game)
+    if kept is None or kept[0] != i or kept[1] is not action:
+        # The same action object at the same place has the same story: the screen asks for the
+        # last action's at every render.
+        kept = _TOLD[game] = (i, action, _sentences(_Narrator(game).run_one(i)))
+    return list(kept[2])
+
+
+_TOLD: WeakKeyDictionary[Game, tuple[int, object, list[str]]] = WeakKeyDictionary()
+"""The last action each game was asked about, with what it did (`told`)."""
 
 
 def told_each(game: Game) -> list[list[str]]:

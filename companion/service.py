@@ -25,7 +25,7 @@ from companion.catalogue import (
     shipped,
     upgrade,
 )
-from companion.stats import Stats, Totals, finish, tally
+from companion.stats import TOTALS_FORMAT, Stats, Totals, finish, tally, totals_doc, totals_of
 from companion.stats import merge as merge_totals
 from companion.storage import ImportPlan, StorageError, describe_os_error
 from companion.storage.files import dumps
@@ -155,6 +155,10 @@ class Service:
         self._stats: OrderedDict[tuple, tuple[int, Stats, dict[str, Totals]]] = OrderedDict()
         self._stats_lock = threading.Lock()
         self._warming: threading.Timer | None = None
+        self._stats_unsaved = False
+        """The all-time totals have chunks counted since they were last kept on disk."""
+        self._merged_unsaved = False
+        """The all-time totals were merged from chunks since they were last kept on disk."""
 
     @property
     def read_only(self) -> bool:
@@ -352,7 +356,9 @@ class Service:
         """Statistics over the finished games (filters as `companion.stats.compute`).
 
         Kept per filter set until a stored game changes; then only the store's chunks that
-        changed are counted again (their totals are kept per chunk) and all are merged.
+        changed are counted again (their totals are kept per chunk) and all are merged. The
+        all-time totals are also kept on disk (`save_stats`), so that a restart counts only
+        the chunks that changed since, and reads one small file when none did.
         """
         key = tuple(sorted((k, _hashable(v)) for k, v in filters.items() if v is not None))
         with self._stats_lock:
@@ -362,16 +368,64 @@ class Service:
                 self._stats.move_to_end(key)
                 if kept[0] == version:
                     return kept[1]
-            before = kept[2] if kept else {}
+            chunks = self.store.summary_chunks(finished=True)
+            if kept is None and not key and (stats := self._stats_all_on_disk(chunks)):
+                self._stats[key] = (version, stats, None)  # its chunks' totals: on disk
+                return stats
+            before = (kept[2] if kept and kept[2] is not None else
+                      self._stats_on_disk() if not key else {})
             parts: dict[str, Totals] = {}
-            for stamp, read in self.store.summary_chunks(finished=True):
+            for stamp, read in chunks:
                 part = before.get(stamp)
-                parts[stamp] = part if part is not None else tally(read(), **filters)
+                if part is None:
+                    part = tally(read(), **filters)
+                    self._stats_unsaved |= not key
+                parts[stamp] = part
             stats = finish(merge_totals(parts.values()))
             self._stats[key] = (version, stats, parts)
+            self._merged_unsaved |= not key
             while len(self._stats) > STATS_KEPT:
                 self._stats.popitem(last=False)
             return stats
+
+    def _stats_all_on_disk(self, chunks: list[tuple[str, Any]]) -> Stats | None:
+        """The all-time statistics kept by `save_stats`, if kept for exactly these chunks."""
+        doc = self.store.load_note("stats-all")
+        if not isinstance(doc, dict) or doc.get("format") != TOTALS_FORMAT or \
+                doc.get("stamps") != [stamp for stamp, _ in chunks]:
+            return None
+        try:
+            return finish(totals_of(doc.get("totals")))
+        except ValueError:
+            return None
+
+    def _stats_on_disk(self) -> dict[str, Totals]:
+        """The all-time totals per chunk kept by `save_stats` ({} if none can be used)."""
+        doc = self.store.load_note("stats")
+        if not isinstance(doc, dict) or doc.get("format") != TOTALS_FORMAT:
+            return {}
+        try:
+            return {str(stamp): totals_of(part) for stamp, part in doc["chunks"].items()}
+        except (AttributeError, KeyError, ValueError):
+            return {}
+
+    def save_stats(self) -> None:
+        """Keep the all-time totals on disk, per chunk and merged, if chunks were counted
+        since (at a session's end and on close: a cache, so a failed write only means
+        counting again)."""
+        with self._stats_lock:
+            kept = self._stats.get(())
+            if not self._merged_unsaved or kept is None or kept[2] is None:
+                return
+            parts, counted = kept[2], self._stats_unsaved
+            self._stats_unsaved = self._merged_unsaved = False
+        if counted:  # first: the merged totals name chunks whose totals are then on disk
+            self.store.save_note("stats", {
+                "format": TOTALS_FORMAT,
+                "chunks": {stamp: totals_doc(t) for stamp, t in parts.items()}})
+        self.store.save_note("stats-all", {
+            "format": TOTALS_FORMAT, "stamps": list(parts),
+            "totals": totals_doc(merge_totals(parts.values()))})
 
     def warm_stats(self, delay: float = 0.0) -> threading.Thread:
         """Count the all-time statistics in the background (e.g. once the first screen is
@@ -381,6 +435,7 @@ class Service:
         def warm() -> None:
             try:
                 self.stats()
+                self.save_stats()  # counted from scratch: the next start need not
             except Exception:  # noqa: BLE001 - only a head start: the screen counts again
                 pass
 

@@ -144,6 +144,57 @@ class Totals:
     """By player count: [games whose clock ran, their played seconds] (issue 13)."""
 
 
+TOTALS_FORMAT = 1
+"""Version of `totals_doc`'s shape and of what `tally` counts: kept totals of another version
+are counted again."""
+
+
+def totals_doc(t: Totals) -> dict[str, Any]:
+    """Totals as plain JSON (kept on disk between runs: `totals_of` reads them back)."""
+
+    def tallies(by: dict[str, _Tally]) -> list[list[Any]]:
+        return [[k, v.name, v.games, v.wins, v.influence, v.best, v.beaten_by]
+                for k, v in by.items()]
+
+    return {"games": t.games, "frenzies": t.frenzies, "diablerie": t.diablerie,
+            "haven": t.haven, "clans": tallies(t.clans), "players": tallies(t.players),
+            "lengths": [[n, g, secs] for n, (g, secs) in t.lengths.items()]}
+
+
+def totals_of(doc: Any) -> Totals:
+    """The totals `totals_doc` wrote.
+
+    Raises:
+        ValueError: not such a document (e.g. a damaged file).
+    """
+
+    def count(v: Any) -> int:
+        if type(v) is not int:
+            raise ValueError(f"not a count: {v!r}")
+        return v
+
+    def tallies(rows: Any) -> dict[str, _Tally]:
+        out = {}
+        for key, name, games, wins, influence, best, beaten_by in rows:
+            if not (isinstance(key, str) and isinstance(name, str)
+                    and isinstance(beaten_by, dict)):
+                raise ValueError("not a tally")
+            out[key] = _Tally(name, count(games), count(wins), count(influence),
+                              None if best is None else count(best),
+                              {str(k): count(n) for k, n in beaten_by.items()})
+        return out
+
+    try:
+        haven = [[count(g), count(w)] for g, w in doc["haven"]]
+        if len(haven) != 3:
+            raise ValueError("three rounds of the Prince's Haven")
+        return Totals(count(doc["games"]), count(doc["frenzies"]), count(doc["diablerie"]),
+                      haven, tallies(doc["clans"]), tallies(doc["players"]),
+                      {count(n): [count(g), count(secs)] for n, g, secs in doc["lengths"]})
+    except (KeyError, TypeError, ValueError) as err:
+        raise ValueError(f"not kept statistics: {err}") from None
+
+
 def _when(value: date | datetime | None, end_of_day: bool = False) -> datetime | None:
     """A bound as an aware datetime; a date means its first (or last) moment, in UTC."""
     if value is None:

@@ -19,6 +19,7 @@ from companion.apply import apply_in_place as fold_one
 from companion.apply import fold, initial_state
 from companion.errors import RuleError
 from companion.game import Game
+from companion.legal import legal
 from companion.rules import PLANNING_TURNS, wins_ties
 from models.events import AnyEvent
 from models.setup import Position
@@ -283,6 +284,8 @@ def test_undo_redo(seed: int) -> None:
         if not history:
             history.append(initial_state(game.events[0]).model_dump())
         history.append(game.state.model_dump())
+        assert game.state_at(len(game.actions) - 1).model_dump() == history[-2]
+        assert game.legal() == legal(game.state)
         if rng.random() > 0.08:
             return
         k = rng.randint(1, min(6, len(game.actions)))
@@ -326,9 +329,10 @@ def test_state_at_equals_a_fold_of_the_first_n_actions(seed: int) -> None:
 
     def check(g: Game, picks: int = 12) -> None:
         total = len(g.actions)
-        for n in {0, total, *(rng.randint(0, total) for _ in range(picks))}:
+        for n in {0, total, max(0, total - 1), *(rng.randint(0, total) for _ in range(picks))}:
             events = g.start_events + [e for a in g.actions[:n] for e in a.events]
             assert g.state_at(n).model_dump() == fold(events).model_dump(), n
+        assert g.legal() == legal(g.state), "the kept legal actions are of another state"
         with pytest.raises(IndexError):
             g.state_at(total + 1)
 

@@ -3,6 +3,7 @@ exactly what one pass over every summary gives; the service counts again only wh
 
 from __future__ import annotations
 
+import json
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -13,7 +14,7 @@ from hypothesis import strategies as st
 
 import companion.service as service_module
 from companion.service import Service
-from companion.stats import compute, finish, merge, tally
+from companion.stats import compute, finish, merge, tally, totals_doc, totals_of
 from companion.storage import TinyDBGameStore, history
 from tests.storage_helpers import entry, header
 
@@ -123,3 +124,81 @@ def test_statistics_are_warmed_in_the_background(tmp_path: Path) -> None:
     svc.warm_stats().join(10)
     kept = svc._stats[()]
     assert svc.stats() is kept[1] and kept[1].games == 8
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(summaries(), max_size=30), FILTERS)
+def test_totals_written_and_read_back_give_the_same_statistics(
+        games: list[dict], filters: dict[str, Any]) -> None:
+    t = tally(games, **filters)
+    doc = json.loads(json.dumps(totals_doc(t)))  # as on disk
+    assert finish(totals_of(doc)) == finish(t) == compute(games, **filters)
+
+
+@pytest.mark.parametrize("bad", [
+    b"not json", b"[]", b'{"format": 999, "chunks": {}}', b'{"format": 1}',
+    b'{"format": 1, "chunks": {"x.1": {"games": "many"}}}',
+    b'{"format": 1, "chunks": {"x.1": {"games": 1, "frenzies": 0, "diablerie": 0, '
+    b'"haven": [[0, 0]], "clans": [], "players": [], "lengths": []}}}',
+    b'{"format": 1, "chunks": []}',
+])
+def test_statistics_kept_on_disk_survive_a_restart_and_a_bad_file_is_counted_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, bad: bytes) -> None:
+    monkeypatch.setattr(history, "SHARD_SIZE", 10)
+    counted: list[int] = []
+
+    def spy(summaries, **filters):  # type: ignore[no-untyped-def]
+        rows = list(summaries)
+        counted.append(len(rows))
+        return tally(rows, **filters)
+
+    monkeypatch.setattr(service_module, "tally", spy)
+    store = TinyDBGameStore(tmp_path)
+    for i in range(40):
+        store.create_game(header(f"k{i:02d}"), stored(i, i, won=i % 5 != 0))
+    svc = Service(store)
+    first = svc.stats()
+    svc.save_stats()
+    store.close()
+    note = tmp_path / "index" / "note-stats.json"
+    assert note.exists()
+
+    counted.clear()  # a restart: every chunk's totals come from the disk
+    store = TinyDBGameStore(tmp_path)
+    svc = Service(store)
+    assert svc.stats() == first and counted == []
+    store.append("k21", entry(0), stored(21, 21, won=False))  # one chunk changes
+    assert svc.stats() == compute(store.summaries(finished=True)) and counted == [7]
+    svc.save_stats()
+    store.close()
+
+    counted.clear()
+    store = TinyDBGameStore(tmp_path)
+    svc = Service(store)
+    assert svc.stats() == compute(store.summaries(finished=True)) and counted == []
+    store.close()
+
+    merged = tmp_path / "index" / "note-stats-all.json"
+    assert merged.exists()
+    merged.write_bytes(bad)  # damaged, of another version, or the wrong shape: per chunk then
+    counted.clear()
+    store = TinyDBGameStore(tmp_path)
+    assert Service(store).stats() == compute(store.summaries(finished=True)) and counted == []
+    store.close()
+    note.write_bytes(bad)  # both: every chunk is counted again
+    counted.clear()
+    store = TinyDBGameStore(tmp_path)
+    again = Service(store).stats()
+    assert again == compute(store.summaries(finished=True)) and len(counted) == 4
+    store.close()
+
+
+def test_a_review_only_store_does_not_write_the_statistics(tmp_path: Path) -> None:
+    store = TinyDBGameStore(tmp_path)
+    for i in range(5):
+        store.create_game(header(f"r{i}"), stored(i, i))
+    store.close()
+    reader = Service(TinyDBGameStore(tmp_path, read_only=True))
+    assert reader.stats().games == 5
+    reader.save_stats()
+    assert not (tmp_path / "index" / "note-stats.json").exists()

@@ -40,26 +40,30 @@ def store(request, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type: ig
 
 
 def test_home_shows_a_page_of_each_kind_and_turns_pages(store) -> None:  # type: ignore[no-untyped-def]
+    live, past = PAGE[False], PAGE[True]
+    assert live < 25 and past < 75  # 25 games in progress, 75 finished: several pages each
     app = build(Service(store))
-    assert shown(app) == PAGE[False] + PAGE[True]
-    assert value(app.root, "live-shown") == f"1–{PAGE[False]} of 25"
-    assert value(app.root, "past-shown") == f"1–{PAGE[True]} of 75"
+    assert shown(app) == live + past
+    assert value(app.root, "live-shown") == f"1–{live} of 25"
+    assert value(app.root, "past-shown") == f"1–{past} of 75"
     assert find(app.root, "past-newer").disabled and find(app.root, "live-newer").disabled
-    click(app.root, "past-older")
-    assert value(app.root, "past-shown") == f"{PAGE[True] + 1}–{2 * PAGE[True]} of 75"
-    click(app.root, "past-older")
-    assert value(app.root, "past-shown") == f"{2 * PAGE[True] + 1}–75 of 75"
+    pages = -(-75 // past)
+    for k in range(1, pages):
+        click(app.root, "past-older")
+        assert value(app.root, "past-shown") == f"{k * past + 1}–{min(75, (k + 1) * past)} of 75"
     assert find(app.root, "past-older").disabled
-    assert shown(app) == PAGE[False] + 75 - 2 * PAGE[True]
+    assert shown(app) == live + 75 - (pages - 1) * past
     click(app.root, "live-older")
-    assert value(app.root, "live-shown") == f"{PAGE[False] + 1}–25 of 25"
+    on_live = min(live, 25 - live)
+    assert value(app.root, "live-shown") == f"{live + 1}–{live + on_live} of 25"
     click(app.root, "past-newer")
-    assert value(app.root, "past-shown") == f"{PAGE[True] + 1}–{2 * PAGE[True]} of 75"
+    start = (pages - 2) * past
+    assert value(app.root, "past-shown") == f"{start + 1}–{start + past} of 75"
     opened: list[str] = []
     app.open_review = opened.append  # type: ignore[method-assign]
-    click(app.root, f"review-{25 - PAGE[False]}")  # the first past game of that page
-    past = [f"h{i:03d}" for i in range(99, -1, -1) if i % 4]
-    assert opened == [past[PAGE[True]]]
+    click(app.root, f"review-{on_live}")  # the first past game of that page
+    games = [f"h{i:03d}" for i in range(99, -1, -1) if i % 4]
+    assert opened == [games[start]]
 
 
 def test_a_shrinking_history_keeps_the_page_in_range(store) -> None:  # type: ignore[no-untyped-def]
@@ -67,11 +71,11 @@ def test_a_shrinking_history_keeps_the_page_in_range(store) -> None:  # type: ig
     click(app.root, "past-older")
     click(app.root, "past-older")
     for i in range(100):
-        if i % 4 and i > 20:
+        if i % 4 and i > 10:
             app.service.store.delete_game(f"h{i:03d}")
-    app.go("home")  # 15 past games left: one page, no pager
+    app.go("home")  # 8 past games left: one page, no pager
     assert "past-shown" not in ids(app.root)
-    assert shown(app) == PAGE[False] + 15
+    assert shown(app) == PAGE[False] + 8
 
 
 def test_statistics_are_kept_and_counted_again_after_a_change(store) -> None:  # type: ignore[no-untyped-def]
@@ -98,7 +102,19 @@ def test_statistics_show_at_most_a_page_of_players(tmp_path: Path) -> None:
         store.create_game(header(f"p{i:03d}", i), summary(i, finished=True))
     app = build(Service(store))
     click(app.root, "stats")
-    shown_players = [i for i in ids(app.root) if i.startswith("player-stats-")]
-    assert len(shown_players) == PLAYERS_SHOWN
-    assert value(app.root, "players-more").startswith(
-        f"…and {PLAYERS_SHOWN + 10 + 2 - PLAYERS_SHOWN} more")
+    total = PLAYERS_SHOWN + 10 + 2  # the new first players, Bo and Cy
+
+    def shown_players() -> list[str]:
+        return [i for i in ids(app.root) if i.startswith("player-stats-")]
+
+    assert shown_players() == [f"player-stats-{k}" for k in range(PLAYERS_SHOWN)]
+    assert value(app.root, "players-shown") == f"1–{PLAYERS_SHOWN} of {total}"
+    assert find(app.root, "players-newer").disabled
+    click(app.root, "players-older")
+    assert shown_players() == [f"player-stats-{k}" for k in range(PLAYERS_SHOWN, 2 * PLAYERS_SHOWN)]
+    assert value(app.root, "players-shown") == f"{PLAYERS_SHOWN + 1}–{2 * PLAYERS_SHOWN} of {total}"
+    click(app.root, "players-older")
+    assert len(shown_players()) == total - 2 * PLAYERS_SHOWN
+    assert find(app.root, "players-older").disabled
+    click(app.root, "players-newer")
+    assert value(app.root, "players-shown").startswith(f"{PLAYERS_SHOWN + 1}–")

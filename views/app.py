@@ -150,6 +150,7 @@ class DataFolder:
             return
         for each in self._services():
             each.save_now()
+        svc.save_stats()  # the statistics counted so far: the next start need not count them
         try:
             svc.store.flush()
         except self.errors:
@@ -162,6 +163,8 @@ class DataFolder:
                 self.hub.stop_clocks()  # the app closes: every open game's clock stops
             for each in self._services():
                 each.save_now()
+            if self.service is not None:
+                self.service.save_stats()
             for svc in (self.service, self._review):
                 if svc is not None:
                     with svc.lock:  # an automatic backup being written finishes first
@@ -169,22 +172,29 @@ class DataFolder:
 
 
 def connection_strip(app: AppState) -> ft.Control:
-    """Online/offline and where this device is (on every screen at a table)."""
+    """Online/offline and where this device is (on every screen at a table); kept between
+    renders while it says the same."""
     role = app.role
     where = f"Table {app.table.table_id}" if app.table is not None else ""
     if role is not None and app.table is not None:
         from companion.access import role_label
 
         where += f" · {role_label(role, app.table.game.state)}"
-    dot = OK if app.online else "#ff6b6b"
-    label = "Live" if app.online else "Reconnecting…"
+    codes = isinstance(role, Referee) and app.screen != "host"
+    inputs = (where, app.online, codes)
+    return app.memo("connection", inputs, lambda: _strip(app, *inputs))
+
+
+def _strip(app: AppState, where: str, online: bool, codes: bool) -> ft.Control:
+    dot = OK if online else "#ff6b6b"
+    label = "Live" if online else "Reconnecting…"
     row: list[ft.Control] = [
         ft.Semantics(identifier="connection", label=f"{label} {where}",
                      content=ft.Icon(ft.Icons.CIRCLE, color=dot, size=12)),
         ft.Text(label, size=SMALL, color=dot),
         ft.Text(where, size=SMALL, color=MUTED, expand=True, max_lines=1,
                 overflow=ft.TextOverflow.ELLIPSIS)]
-    if isinstance(role, Referee) and app.screen != "host":
+    if codes:
         row.append(ident("to-host", ft.TextButton(
             "Join codes", on_click=lambda e: app.go("host"), height=32,
             style=ft.ButtonStyle(color=GOLD)), "Join codes"))

@@ -54,12 +54,18 @@ def player_panel(app: AppState, state: GameState, seat: int, p: PlayerState,
         tags.append("Ambition")
     if p.eliminated:
         tags.append("OUT")
-    tag = (lambda name: f"{name}-{seat}") if ids else (lambda name: None)
+
+    def stat(label: str, value: int, color: str, name: str) -> ft.Control:
+        if not ids:
+            return _stat(label, value, color, None)
+        key = f"{name}-{seat}"  # a number that did not change is kept as it is on screen
+        return app.memo(key, value, lambda: _stat(label, value, color, key))
+
     stats = ft.Row([
-        _stat("Blood", p.blood, "#ff5a6e", tag("blood")),
-        _stat("Influence", p.influence, GOLD, tag("infl")),
-        _stat("Diablerie up", p.diablerie_up, TEXT, tag("dia-up")),
-        _stat("down", p.diablerie_down, MUTED, tag("dia-down")),
+        stat("Blood", p.blood, "#ff5a6e", "blood"),
+        stat("Influence", p.influence, GOLD, "infl"),
+        stat("Diablerie up", p.diablerie_up, TEXT, "dia-up"),
+        stat("down", p.diablerie_down, MUTED, "dia-down"),
     ], alignment=ft.MainAxisAlignment.SPACE_AROUND)
     alliance = []
     for c in p.alliance:

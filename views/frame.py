@@ -60,10 +60,21 @@ def _icon(app: AppState, name: str, icon: ft.IconData, handler, size: int) -> ft
 
 
 def title_bar(app: AppState, title: str, subtitle: str | None = None,
-              prompt: tuple[str, ft.Control | None] | None = None) -> ft.Control:
+              prompt: tuple[str, str | None] | None = None) -> ft.Control:
     """The top bar: Back, title and subtitle, Home. In a game, what happens now (whose turn,
-    which step) takes the title's place, with its help button."""
+    which step) takes the title's place, with the help button of its rules section (`prompt`:
+    the line and that section's key). Kept between renders while it shows the same."""
     compact = app.layout() == "landscape"
+    away = app.screen != "home" and app.problem is None
+    back = away and app.can_go_back()
+    home = away and app.host
+    inputs = (title, subtitle, prompt, compact, back, home)
+    return app.memo("title-bar", inputs, lambda: _title_bar(app, *inputs))
+
+
+def _title_bar(app: AppState, title: str, subtitle: str | None,
+               prompt: tuple[str, str | None] | None, compact: bool, back: bool,
+               home: bool) -> ft.Control:
     if prompt:
         col: list[ft.Control] = [ident("prompt", ft.Text(
             prompt[0], size=SMALL if compact else 18, color=GOLD, weight=ft.FontWeight.BOLD))]
@@ -72,18 +83,19 @@ def title_bar(app: AppState, title: str, subtitle: str | None = None,
     if subtitle:
         col.append(ident("status", ft.Text(subtitle, size=SMALL,
                                            color=MUTED if prompt else GOLD)))
-    away = app.screen != "home" and app.problem is None
     size = 48 if compact else 52
     row: list[ft.Control] = []
-    if away and app.can_go_back():
+    if back:
         row.append(_icon(app, "back", ft.Icons.ARROW_BACK, on_back_click, size))
     row.append(ft.Column(col, spacing=0 if compact else 2, expand=True))
     if prompt and prompt[1] is not None:
-        row.append(prompt[1])
-    if away and app.host:
+        from views.help_button import help_button  # a game's screens only
+
+        row.append(help_button(app, prompt[1]))
+    if home:
         row.append(_icon(app, "home", ft.Icons.HOME, on_home_click, size))
     return ft.Container(content=ft.Row(row, vertical_alignment=ft.CrossAxisAlignment.CENTER),
-                        bgcolor=BLOOD_DARK,
+                        bgcolor=BLOOD_DARK, key="title-bar",
                         padding=ft.Padding.symmetric(horizontal=10 if compact else 14,
                                                      vertical=2 if compact else 8))
 
@@ -202,7 +214,28 @@ def undo_bar(app: AppState, mains: list[ft.Control] | None = None) -> ft.Control
     its side, a phone shows the main button in the same row and no hint."""
     g = app.game
     compact = app.layout() == "landscape"
-    row: list[ft.Control] = [
+    if compact and mains:
+        for m in mains:
+            m.expand = 2
+        row: ft.Control = ft.Row([*_undo_buttons(app), *mains], spacing=6)
+    else:  # the buttons change only with what can be undone and the screen: kept till then
+        inputs = (g.can_undo(), g.can_redo(), app.screen)
+        row = app.memo("undo-buttons", inputs, lambda: ft.Row(_undo_buttons(app), spacing=6))
+    parts: list[ft.Control] = [row]
+    if not compact:
+        from companion.review import headline  # a game's screens only
+
+        last = headline(g) if g.actions else "nothing yet"
+        parts.insert(0, ident("undo-hint", ft.Text(
+            f"Undo takes back #{len(g.actions)}: {last}", size=SMALL, color=MUTED, max_lines=1,
+            overflow=ft.TextOverflow.ELLIPSIS)))
+    return ft.Container(content=ft.Column(parts, spacing=4), bgcolor=SURFACE, key="undo-bar",
+                        padding=ft.Padding.symmetric(horizontal=10, vertical=6 if compact else 8))
+
+
+def _undo_buttons(app: AppState) -> list[ft.Control]:
+    g = app.game
+    return [
         button("Undo", (lambda e: on_undo_click(app)) if g.can_undo() else None,
                expand=True, primary=False, ident_="undo"),
         button("Redo", (lambda e: on_redo_click(app)) if g.can_redo() else None,
@@ -212,20 +245,6 @@ def undo_bar(app: AppState, mains: list[ft.Control] | None = None) -> ft.Control
         button("Log", lambda e: on_view_toggle(app, "log"), expand=True,
                selected=app.screen == "log", primary=False, ident_="nav-log"),
     ]
-    if compact and mains:
-        for m in mains:
-            m.expand = 2
-        row += mains
-    parts: list[ft.Control] = [ft.Row(row, spacing=6)]
-    if not compact:
-        from companion.review import headline  # a game's screens only
-
-        last = headline(g) if g.actions else "nothing yet"
-        parts.insert(0, ident("undo-hint", ft.Text(
-            f"Undo takes back #{len(g.actions)}: {last}", size=SMALL, color=MUTED, max_lines=1,
-            overflow=ft.TextOverflow.ELLIPSIS)))
-    return ft.Container(content=ft.Column(parts, spacing=4), bgcolor=SURFACE,
-                        padding=ft.Padding.symmetric(horizontal=10, vertical=6 if compact else 8))
 
 
 def action_area(app: AppState, mains: list[ft.Control], below: bool) -> ft.Control | None:
@@ -240,12 +259,13 @@ def action_area(app: AppState, mains: list[ft.Control], below: bool) -> ft.Contr
 
 
 def frame(app: AppState, title: str, body: list[ft.Control], *, subtitle: str | None = None,
-          game_bar: bool = False, prompt: tuple[str, ft.Control | None] | None = None,
+          game_bar: bool = False, prompt: tuple[str, str | None] | None = None,
           aside: list[ft.Control] | None = None, place: str = "") -> list[ft.Control]:
     """The whole page: bars, the scrolling body, the pinned main button and news.
 
-    `prompt`: what happens now, with its help button; `aside`: shown beside the body on a
-    wide screen; `place`: where the game stands (a new value starts the body at the top).
+    `prompt`: what happens now, and the key of its rules section (a help button); `aside`:
+    shown beside the body on a wide screen; `place`: where the game stands (a new value starts
+    the body at the top).
     """
     layout = app.layout()
     mains = [c for c in body if getattr(c, "data", None) == MAIN]

@@ -7,7 +7,6 @@ from views.dashboard import board_view, dashboard_view
 from views.feed import feed_view
 from views.frame import frame, status_line
 from views.hand_building import hand_building_view
-from views.help_button import help_button
 from views.location_setup import entering, location_setup_view
 from views.log_view import log_view
 from views.planning import planning_view
@@ -65,6 +64,6 @@ def game_view(app: AppState) -> list[ft.Control]:
         if app.layout() == "wide":
             aside = board_view(app)
     key = legal.step if legal.phase == "resolution" and legal.step else legal.phase
-    prompt = (legal.prompt, help_button(app, key))
+    prompt = (legal.prompt, key)
     return frame(app, title, [clock_line(app), *body], subtitle=status_line(app),
                  game_bar=True, prompt=prompt, aside=aside, place=where)

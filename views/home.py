@@ -5,6 +5,7 @@ from __future__ import annotations
 import flet as ft
 
 from views.frame import frame
+from views.pager import page_start, pager
 from views.state import AppState
 from views.theme import MUTED, button, card, heading, ident, text
 
@@ -61,8 +62,9 @@ def on_stats_open(app: AppState) -> None:
     app.go("stats")
 
 
-PAGE = {False: 20, True: 30}
-"""Rows shown at once: games in progress, past games (the rest a page away)."""
+PAGE = {False: 5, True: 10}
+"""Rows shown at once: games in progress, past games (the rest a page away; few rows keep
+the home screen quick to draw on a phone whatever the history, issue 12)."""
 
 
 def on_page_turn(app: AppState, finished: bool, step: int) -> None:
@@ -74,23 +76,12 @@ def on_page_turn(app: AppState, finished: bool, step: int) -> None:
 
 def _page(app: AppState, finished: bool) -> tuple[list[dict], list[ft.Control]]:
     """One page of games, newest first, and (if there are more) its pager."""
-    store, start = app.service.store, app.draft("home").get(finished, 0)
+    store, d = app.service.store, app.draft("home")
     total = store.count_games(finished)
-    if start >= total:
-        start = app.draft("home")[finished] = max(0, total - 1) // PAGE[finished] * PAGE[finished]
+    start = d[finished] = page_start(d.get(finished, 0), PAGE[finished], total)
     games = store.list_games(finished, PAGE[finished], offset=start)
-    if total <= PAGE[finished]:
-        return games, []
-    kind = "past" if finished else "live"
-    pager = ft.Row([
-        button("Newer", lambda e: on_page_turn(app, finished, -1), primary=False, expand=True,
-               disabled=start == 0, ident_=f"{kind}-newer"),
-        ident(f"{kind}-shown", text(f"{start + 1}–{start + len(games)} of {total}", 15,
-                                    color=MUTED)),
-        button("Older", lambda e: on_page_turn(app, finished, 1), primary=False, expand=True,
-               disabled=start + len(games) >= total, ident_=f"{kind}-older"),
-    ], spacing=6)
-    return games, [pager]
+    return games, pager("past" if finished else "live", start, len(games), total,
+                        lambda step: on_page_turn(app, finished, step))
 
 
 def home_view(app: AppState) -> list[ft.Control]:

@@ -8,6 +8,7 @@ import flet as ft
 from companion.clock import length_text
 from companion.stats import Stats
 from views.frame import frame
+from views.pager import page_start, pager
 from views.state import AppState
 from views.theme import (
     GOLD,
@@ -31,7 +32,7 @@ PRESETS = (("all", "All time"), ("30", "Last 30 days"), ("365", "Last 12 months"
 def _draft(app: AppState) -> dict:
     d = app.draft("stats")
     for key, default in (("since", ""), ("until", ""), ("count", None), ("preset", "all"),
-                         ("open", False)):
+                         ("open", False), ("players", 0)):
         d.setdefault(key, default)
     d.setdefault("variants", {})
     return d
@@ -144,30 +145,39 @@ def clan_table(stats: Stats) -> ft.Control:
     return card(heading("Clans", 19), *rows, ident_="stats-clans")
 
 
-PLAYERS_SHOWN = 30
-"""Player panels shown at most (those with the most wins): the list must not grow with the
-history (issue 12)."""
+PLAYERS_SHOWN = 10
+"""Player panels on one page (most wins first; the others a page away): the list must not
+grow with the history (issue 12)."""
 
 
-def player_cards(stats: Stats) -> list[ft.Control]:
-    """One panel per player (the PLAYERS_SHOWN with most wins): games, wins, average and best
-    Influence, nemesis."""
+def on_players_turn(app: AppState, step: int) -> None:
+    """The next (+1) or previous (-1) page of players."""
+    d = _draft(app)
+    d["players"] = max(0, d["players"] + step * PLAYERS_SHOWN)
+    app.render()
+
+
+def player_cards(app: AppState, stats: Stats) -> list[ft.Control]:
+    """One page of player panels (most wins first): games, wins, average and best Influence,
+    nemesis; numbered by rank."""
+    d = _draft(app)
+    total = len(stats.players)
+    start = d["players"] = page_start(d["players"], PLAYERS_SHOWN, total)
+    page = stats.players[start:start + PLAYERS_SHOWN]
     out: list[ft.Control] = [heading("Players", 19)]
-    for k, p in enumerate(stats.players[:PLAYERS_SHOWN]):
+    for k, p in enumerate(page, start=start):
         nemesis = (f"Nemesis: {p.nemesis} (won {p.nemesis_wins} of the games {p.name} lost)"
                    if p.nemesis else "Nemesis: nobody yet")
         out.append(card(
-            ft.Row([text(p.name, 19, bold=True),
+            ft.Row([text(f"{k + 1}. {p.name}", 19, bold=True),
                     text(f"{p.wins} / {p.games} won", 17, bold=True, color=GOLD)],
                    alignment=ft.MainAxisAlignment.SPACE_BETWEEN),
             text(f"{p.games} games · {p.wins} wins ({_pct(p.win_rate)}) · average "
                  f"{p.average_influence:.1f} Influence · best {p.best_influence}", 15,
                  ident_=f"player-stats-{k}"),
             text(nemesis, SMALL, color=MUTED, ident_=f"nemesis-{k}"), color=SURFACE_HI))
-    if len(stats.players) > PLAYERS_SHOWN:
-        out.append(text(f"…and {len(stats.players) - PLAYERS_SHOWN} more players with fewer "
-                        "wins.", SMALL, color=MUTED, ident_="players-more"))
-    return out
+    return out + pager("players", start, len(page), total,
+                       lambda step: on_players_turn(app, step), "Previous", "Next")
 
 
 def _filters_panel(app: AppState, d: dict) -> ft.Control:
@@ -234,7 +244,7 @@ def stats_view(app: AppState) -> list[ft.Control]:
         color="#241012")
     body.append(summary)
     if stats.games:
-        body += [clan_table(stats), *player_cards(stats)]
+        body += [clan_table(stats), *player_cards(app, stats)]
     else:
         body.append(text("No finished game matches these filters.", 17, color=MUTED,
                          ident_="stats-empty"))

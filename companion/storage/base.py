@@ -126,6 +126,7 @@ class GameStore(ABC):
 
     def __init__(self) -> None:
         self._lock = threading.RLock()
+        self._notes = {}
 
     # --- primitives each store implements ---
 
@@ -230,6 +231,19 @@ class GameStore(ABC):
         except ReadOnlyStore:
             return False
         return True
+
+    def load_note(self, name: str) -> Any | None:
+        """A note kept for a cache of what is computed from the games (e.g. statistics), as
+        saved by `save_note`; None if there is none or it cannot be read."""
+        return self._notes.get(name)
+
+    def save_note(self, name: str, doc: Any) -> None:
+        """Keep a note for a cache (plain JSON); best effort: a note that cannot be written is
+        simply not there next time."""
+        self._notes[name] = doc
+
+    _notes: dict[str, Any] = {}
+    """The notes of a store in memory (each store its own: set in `__init__`)."""
 
     def flush(self) -> None:  # noqa: B027 - optional hook
         """Checkpoint whatever is held in memory.

@@ -85,6 +85,9 @@ from .records import (
 )
 from .transfer import CURRENT_SCHEMA_VERSION, export_doc, id_problem, migrate, plain_json_problem
 
+MAX_NOTE_BYTES = 64 * 1024 * 1024
+"""A cache's note larger than this is not read (counted again instead)."""
+
 VERIFY_AT_OPEN = 20
 """How many of the newest unfinished games (those offered to resume) are read fully at open."""
 COMMIT_NAME = "commit.json"
@@ -787,6 +790,31 @@ class TinyDBGameStore(GameStore):
             if not isinstance(doc, dict):
                 raise ValueError("unreadable catalogue: not a JSON object")
             return doc
+
+    def _note_path(self, name: str) -> Path:
+        return self.data_dir / "index" / f"note-{name}.json"
+
+    def load_note(self, name: str) -> Any | None:
+        """A note kept for a cache, from `index/note-<name>.json` (None if missing, too big or
+        unreadable: a cache counts again)."""
+        path = self._note_path(name)
+        try:
+            if path.stat().st_size > MAX_NOTE_BYTES:
+                return None
+            return json.loads(path.read_bytes())
+        except (OSError, ValueError):
+            return None
+
+    def save_note(self, name: str, doc: Any) -> None:
+        """Write a note for a cache atomically (skipped when this store may not write, or the
+        disk refuses: the cache counts again next time)."""
+        with self._lock:
+            if not self.writable:
+                return
+            try:
+                atomic_write_bytes(self._note_path(name), dumps(doc).encode())
+            except (OSError, ValueError):
+                pass
 
     def save_catalogue(self, doc: dict[str, Any]) -> None:
         """Replace the card catalogue atomically.

@@ -1,0 +1,31 @@
+"""Newer / "11–20 of 57" / Older: one page of a list that grows with the history (issue 12:
+no screen shows more than a page of it at once)."""
+
+from collections.abc import Callable
+
+import flet as ft
+
+from views.theme import MUTED, button, ident, text
+
+
+def pager(name: str, start: int, shown: int, total: int,
+          on_turn: Callable[[int], None], back: str = "Newer", on: str = "Older"
+          ) -> list[ft.Control]:
+    """The row turning pages of `total` items (`shown` from `start`), or nothing when they
+    fit on one page; `on_turn(-1)` or `on_turn(+1)`. Ids: `<name>-newer`, `<name>-shown`,
+    `<name>-older`."""
+    if start == 0 and shown >= total:
+        return []
+    return [ft.Row([
+        button(back, lambda e: on_turn(-1), primary=False, expand=True, disabled=start == 0,
+               ident_=f"{name}-newer"),
+        ident(f"{name}-shown", text(f"{start + 1}–{start + shown} of {total}", 15,
+                                    color=MUTED)),
+        button(on, lambda e: on_turn(1), primary=False, expand=True,
+               disabled=start + shown >= total, ident_=f"{name}-older"),
+    ], spacing=6)]
+
+
+def page_start(start: int, size: int, total: int) -> int:
+    """`start` moved back onto the last page when the list shrank below it."""
+    return start if start < total else max(0, total - 1) // size * size
