@@ -23,10 +23,15 @@ ROOT = HERE.parent
 # --- server half (this script, in a child process) ---------------------------------------------
 
 
+_LOG: list = []
+"""The open log file (kept open: a write per line is all a timed tap pays for it)."""
+
+
 def _log(line: str) -> None:
     if log := os.environ.get("BENCH_TAP_LOG"):
-        with open(log, "a") as fh:
-            fh.write(line + "\n")
+        if not _LOG:
+            _LOG.append(open(log, "a", buffering=1))  # noqa: SIM115 - open for the process
+        _LOG[0].write(line + "\n")
 
 
 def time_taps(profile: str | None = None) -> None:

@@ -122,7 +122,7 @@ def measure(n: int, profile: str | None = None) -> list[Row]:
 def main(argv: list[str] | None = None) -> list[Row]:
     """Measure, print the table, return the rows (none when no browser is available)."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--taps", type=int, default=30, help="timed taps per page")
+    ap.add_argument("--taps", type=int, default=60, help="timed taps per page")
     ap.add_argument("--profile", help="write a cProfile of the app's taps (server) here")
     opts = ap.parse_args(argv)
     from tests.browser.harness import missing

@@ -88,6 +88,8 @@ class Game:
         self._before: GameState | None = None
         """The state before the last action, while nothing has changed it (`state_at`)."""
         self._times: list[tuple[Action, datetime]] = []
+        self._played: tuple[tuple, GameTime] | None = None
+        """The last `time()`, with what it was worked out from."""
         """Each timed action's `at`, parsed (the clock reads them at every render)."""
 
     @classmethod
@@ -249,9 +251,18 @@ class Game:
         return mark
 
     def time(self, now: datetime | None = None) -> GameTime | None:
-        """Played time in all and per round (None if the clock never ran for this game)."""
+        """Played time in all and per round (None if the clock never ran for this game).
+        Worked out once per `now` (whole seconds by default) while nothing changed: a tap
+        asks twice."""
         if not self.clock:
             return None
+        now = now or now_utc()
+        last = self.actions[-1] if self.actions else None
+        key = (len(self.clock), self.clock[-1], len(self.actions), last, now)
+        kept = self._played
+        if kept is not None and kept[0][0] == key[0] and kept[0][1] is key[1] and \
+                kept[0][2] == key[2] and kept[0][3] is last and kept[0][4] == now:
+            return kept[1]
         times: list[tuple[datetime, int]] = []
         parsed = self._times
         for i, action in enumerate(self.actions):
@@ -265,7 +276,9 @@ class Game:
         ended = None
         if self.state.phase == "game_over" and self.actions and self.actions[-1].at:
             ended = parse_time(self.actions[-1].at)
-        return played(self.clock, times, ended, now or now_utc(), self._rounds[0])
+        result = played(self.clock, times, ended, now, self._rounds[0])
+        self._played = (key, result)
+        return result
 
     # --- journal (storage) ---------------------------------------------------------------------
 

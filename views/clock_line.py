@@ -32,5 +32,8 @@ def clock_line(app: AppState) -> ft.Control:
     time = game.time()
     if game.state.phase == "game_over":
         words = rounds_words(time) if time else "No game clock ran for this game."
-        return ident("clock", ft.Text(words, size=SMALL, color=MUTED))
-    return ident("clock", ft.Text(clock_words(time, game.state.round), size=SMALL, color=MUTED))
+    else:
+        words = clock_words(time, game.state.round)
+    # Kept while it reads the same (it moves on by the second only when drawn again).
+    return app.memo("clock", words,
+                    lambda: ident("clock", ft.Text(words, size=SMALL, color=MUTED)))

@@ -76,9 +76,13 @@ def player_panel(app: AppState, state: GameState, seat: int, p: PlayerState,
         else:
             alliance.append(text(f"Active: {a.name} — {a.influence} Inf, Feed {a.feed}, "
                                  f"Drain +{a.drain_blood}", 15))
+    label = " · ".join(tags)
+
+    def name_row() -> ft.Control:
+        return ft.Row([text(p.name, 20, bold=True), text(label, 15, color=MUTED)], wrap=True)
+
     parts: list[ft.Control] = [
-        ft.Row([text(p.name, 20, bold=True), text(" · ".join(tags), 15, color=MUTED)],
-               wrap=True),
+        app.memo(f"name-{seat}", (p.name, label), name_row) if ids else name_row(),
         stats, *alliance]
     if p.relic:
         state_txt = "used" if p.relic_used else "unused"
@@ -106,7 +110,7 @@ def dashboard_view(app: AppState, state: GameState | None = None) -> list[ft.Con
                        lambda seat=seat: _panel(app, s, seat, legal)) for seat in seats]
     out.append(ft.ResponsiveRow(panels, spacing=10, run_spacing=10))
     if s.round:
-        out.append(heading("Locations", 18))
+        out.append(app.memo("locations-heading", None, lambda: heading("Locations", 18)))
         names = tuple(p.name for p in s.players)
         out.append(app.memo("locations", (s.locations, names, tuple(order)), lambda: ft.Column(
             locations_panel(s), spacing=12,

@@ -168,21 +168,28 @@ def news(app: AppState) -> list[ft.Control]:
             break
         shown.append(sentence)
         budget -= cost
+    rest = len(app.notice) - len(shown)
+    more = bool(rest) and app.service.game is not None and app.screen in ("game", "table")
+    # The same news (e.g. the same effect applied again) is kept as it is on screen.
+    out.append(app.memo("notice", (tuple(shown), rest, more),
+                        lambda: _news_box(app, shown, rest, more)))
+    return out
+
+
+def _news_box(app: AppState, shown: list[str], rest: int, more: bool) -> ft.Control:
     lines: list[ft.Control] = [ft.Text(line, size=SMALL,
                                        color="#ffb3b3" if "Frenzy" in line else TEXT)
                                for line in shown]
-    rest = len(app.notice) - len(shown)
-    if rest and app.service.game is not None and app.screen in ("game", "table"):
+    if more:
         lines.append(ident("notice-more", ft.TextButton(
             f"…and {rest} more: read them in the Log", on_click=lambda e: on_news_more(app),
             style=ft.ButtonStyle(color=GOLD, text_style=ft.TextStyle(size=SMALL))),
             "More news"))
-    out.append(ident("notice", ft.Container(
+    return ident("notice", ft.Container(
         content=ft.Column([ft.Text("Just happened", size=SMALL, color=MUTED), *lines],
                           spacing=3),
         bgcolor="#261417", border=ft.Border.all(1, GOLD), border_radius=10,
-        padding=ft.Padding.symmetric(horizontal=12, vertical=8))))
-    return out
+        padding=ft.Padding.symmetric(horizontal=12, vertical=8)))
 
 
 def _notice(notice: list[str]) -> ft.Control:
