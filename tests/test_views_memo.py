@@ -6,7 +6,7 @@ import flet as ft
 from companion.service import Service, summary
 from companion.storage import MemoryGameStore
 from tests.helpers import new_game, to_planning
-from tests.ui import click, find, value
+from tests.ui import click, find, texts, value
 from views.app import build
 from views.state import AppState
 
@@ -88,3 +88,25 @@ def test_memo_rebuilds_when_its_inputs_change_and_keeps_only_the_last_render() -
     app._kept, app._keep = app._keep, {}
     assert app.memo("x", 2, lambda: part(2)) is not changed  # … drops it
     assert built == [1, 2, 2]
+
+
+def test_bars_numbers_and_news_are_kept_until_what_they_show_changes() -> None:
+    app = table_app()
+    click(app.root, "effect-apply")  # Ann gains 1 Blood
+    kept = {name: find(app.root, name) for name in ("prompt", "help", "undo", "clock",
+                                                     "infl-0", "blood-1", "notice")}
+    blood = value(app.root, "blood-0")
+    click(app.root, "effect-apply")  # the same effect again: the same news
+    assert value(app.root, "blood-0") == str(int(blood) + 1)
+    assert all(find(app.root, name) is control for name, control in kept.items())
+    assert "Ann gains 1 Blood" in " ".join(texts(find(app.root, "notice")))
+    click(app.root, "effect-action-gain_influence")
+    click(app.root, "effect-apply")  # other news, another number: those two are new
+    assert find(app.root, "notice") is not kept["notice"]
+    assert "Ann gains 1 Influence" in " ".join(texts(find(app.root, "notice")))
+    assert find(app.root, "infl-0") is not kept["infl-0"]
+    assert find(app.root, "blood-1") is kept["blood-1"] and find(app.root, "undo") is kept["undo"]
+    click(app.root, "undo")
+    assert not find(app.root, "redo").disabled  # the buttons follow what can be redone
+    app.go("game")  # another screen: its own prompt, a new bar
+    assert find(app.root, "prompt") is not kept["prompt"]
