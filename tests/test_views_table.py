@@ -11,7 +11,7 @@ from companion.tables import TableHub
 from models.table import Board, Referee, Seat
 from tests.fake_page import FakePage
 from tests.table_helpers import make_hub, plain, position
-from tests.ui import click, has, ids, texts, type_in, value, walk
+from tests.ui import click, find, has, ids, texts, type_in, value, walk
 from views.app import create_app
 from views.state import AppState
 
@@ -344,3 +344,22 @@ def test_a_tap_right_after_a_pushed_change_counts_as_drawn_before_it(tmp_path: P
     assert "the table changed" in (other.error or "")
     other.seen_after = 0  # the new screen has been seen: its taps count
     assert other.drawn_version() == table.version
+
+
+def test_a_pushed_redraw_keeps_what_did_not_change_on_each_device(hub) -> None:
+    ref, phones, board, table = at_table(hub, position(3, phase="planning"))
+    ann, bo, cy = phones
+    kept = {"cy-numbers": find(cy.root, "my-numbers"), "cy-cards": find(cy.root, "my-cards"),
+            "board-bo": find(board.root, "board-blood-1"),
+            "board-cy": find(board.root, "board-blood-2")}
+    click(ann.root, "loc-pick-1")
+    click(ann.root, "face-down")
+    click(ann.root, "blood-1")
+    click(ann.root, "play")
+    assert value(board.root, "board-blood-0") == "4" and value(cy.root, "pool-0").startswith(
+        "Ann: 4 Blood")
+    assert find(cy.root, "my-numbers") is kept["cy-numbers"]  # Cy's own numbers did not move
+    assert find(cy.root, "my-cards") is kept["cy-cards"]
+    assert find(board.root, "board-blood-1") is kept["board-bo"]
+    assert find(board.root, "board-blood-2") is kept["board-cy"]
+    assert value(bo.root, "seat-state") == "Your turn!"  # Bo's banner is new: his turn now

@@ -22,30 +22,39 @@ BIG = 26
 """Body size on the board: readable from about 1.5 m."""
 
 
-def _pools(s: GameState) -> ft.Control:
-    """Every player's Pool and Influence tokens, in turn order."""
+def _pools(app: AppState, s: GameState) -> ft.Control:
+    """Every player's Pool and Influence tokens, in turn order (each player's cell kept while
+    it shows the same)."""
     order = turn_order(s) + [i for i in range(len(s.players)) if i not in turn_order(s)]
     wide = 3 if len(order) == 4 else 4  # 4 players: one row of 4 on a tablet; else rows of 3
-    cells = []
-    for i in order:
-        p = s.players[i]
-        mark = " · Ambition" if s.ambition == i else ""
-        out = " · OUT" if p.eliminated else ""
-        cells.append(ft.Container(content=ft.Column([
-            text(f"{p.name}{mark}{out}", BIG, bold=True),
-            ft.Row([text(str(p.blood), 40, bold=True, color="#ff5a6e",
-                         ident_=f"board-blood-{i}"),
-                    text("Blood", 18, color=MUTED),
-                    text(str(p.influence), 40, bold=True, color=GOLD,
-                         ident_=f"board-infl-{i}"),
-                    text("Influence", 18, color=MUTED)], spacing=8,
-                   vertical_alignment=ft.CrossAxisAlignment.END),
-            text(f"Diablerie {p.diablerie_up} up, {p.diablerie_down} down · {p.hand_size} in "
-                 "hand",
-                 18, color=MUTED)], spacing=2),
-            bgcolor=SURFACE_HI, border_radius=12, padding=12,
-            col={"xs": 12, "sm": 6, "lg": wide}))
+    cells = [app.memo(f"board-pool-{i}", (s.players[i], s.ambition == i, wide),
+                      lambda i=i: _pool(s, i, wide)) for i in order]
     return ft.ResponsiveRow(cells, spacing=10, run_spacing=10)
+
+
+def _pool(s: GameState, i: int, wide: int) -> ft.Control:
+    p = s.players[i]
+    mark = " · Ambition" if s.ambition == i else ""
+    out = " · OUT" if p.eliminated else ""
+    return ft.Container(content=ft.Column([
+        text(f"{p.name}{mark}{out}", BIG, bold=True),
+        ft.Row([text(str(p.blood), 40, bold=True, color="#ff5a6e", ident_=f"board-blood-{i}"),
+                text("Blood", 18, color=MUTED),
+                text(str(p.influence), 40, bold=True, color=GOLD, ident_=f"board-infl-{i}"),
+                text("Influence", 18, color=MUTED)], spacing=8,
+               vertical_alignment=ft.CrossAxisAlignment.END),
+        text(f"Diablerie {p.diablerie_up} up, {p.diablerie_down} down · {p.hand_size} in hand",
+             18, color=MUTED)], spacing=2),
+        bgcolor=SURFACE_HI, border_radius=12, padding=12, col={"xs": 12, "sm": 6, "lg": wide})
+
+
+def _location_inputs(s: GameState, index: int) -> tuple:
+    """Everything `_location` shows: the Location, who is there by name in turn order, the
+    Power each has, whether it is being resolved now."""
+    loc = s.locations[index]
+    seats = [seat for seat in turn_order(s) if loc.positions[seat].present()]
+    return (loc, tuple((seat, s.players[seat].name, power(s, loc, seat).total) for seat in seats),
+            s.phase == "resolution" and s.location_index == index)
 
 
 def _location(s: GameState, index: int) -> ft.Control:
@@ -112,8 +121,9 @@ def board_view(app: AppState) -> list[ft.Control]:
                              *[text(line, 22) for line in lines[:8]], ident_="board-news"))
     if s.phase == "resolution" and s.location is not None:
         body += power_table(s, s.location, scale=1.5)
-    body.append(_pools(s))
+    body.append(_pools(app, s))
     if s.locations and s.round:
-        body.append(ft.ResponsiveRow([_location(s, i) for i in range(len(s.locations))],
-                                     spacing=10, run_spacing=10))
+        body.append(ft.ResponsiveRow([
+            app.memo(f"board-loc-{i}", _location_inputs(s, i), lambda i=i: _location(s, i))
+            for i in range(len(s.locations))], spacing=10, run_spacing=10))
     return frame(app, "Board", body, subtitle=status_line(app))

@@ -7,6 +7,7 @@ import flet as ft
 from companion.access import TableView
 from companion.legal import Legal
 from models.common import location_name
+from models.state import PlayerState
 from views.dashboard import on_relic_use
 from views.effects import due_panel
 from views.frame import frame, status_line
@@ -88,13 +89,45 @@ def seat_view(app: AppState) -> list[ft.Control]:
     now = to_do(tv)
     lit = now != "none"
     headline = HEADLINES[now] + ("!" if app.cue and lit else "")
-    banner = ft.Container(content=ft.Column([
+    prompt = tv.allowed.prompt if lit else tv.prompt
+    relic = "use_relic" in tv.allowed.commands
+    where = tuple(f"{location_name(s.locations[i].id)} — {line.split(': ', 1)[-1]}"
+                  for i in range(len(s.locations)) if (line := position_line(s, i, me)))
+    others = tuple((i, q.name, q.blood, q.influence, q.eliminated)
+                   for i, q in enumerate(s.players) if i != me)
+    # Each part is kept as it is on screen while it shows the same (another device's action
+    # changes one or two of them).
+    body: list[ft.Control] = [
+        app.memo("seat-banner", (headline, prompt, lit, app.cue),
+                 lambda: _banner(headline, prompt, lit, app.cue)),
+        app.memo("my-numbers", (me, p, relic), lambda: _numbers(app, me, p, relic))]
+    body += _actions(app, tv, now)
+    body.append(app.memo("my-cards", where, lambda: card(
+        heading("Where my cards lie", 18),
+        *[text(w, 16) for w in where] or [text("No card deployed.", 15, color=MUTED)],
+        ident_="my-cards")))
+    body.append(app.memo("the-others", others, lambda: card(
+        heading("The others", 18),
+        *[text(f"{name}: {blood} Blood · {influence} Influence" + (" · OUT" if out else ""),
+               16, ident_=f"pool-{i}") for i, name, blood, influence, out in others],
+        color=SURFACE_HI)))
+    body.append(app.memo("leave", None, lambda: button(
+        "Leave this seat", lambda e: on_leave_click(app), primary=False, ident_="leave")))
+    return frame(app, f"{p.name}'s seat", body, subtitle=status_line(app))
+
+
+def _banner(headline: str, prompt: str, lit: bool, cue: bool) -> ft.Control:
+    """What this seat has to do now: lit (gold) when it is its turn or choice."""
+    return ft.Container(content=ft.Column([
         text(headline, 28 if lit else 22, bold=True, color="#1a0d00" if lit else TEXT,
              ident_="seat-state"),
-        text(tv.allowed.prompt if lit else tv.prompt, 17, color="#1a0d00" if lit else MUTED,
-             ident_="seat-prompt")], spacing=4),
+        text(prompt, 17, color="#1a0d00" if lit else MUTED, ident_="seat-prompt")], spacing=4),
         bgcolor=GOLD if lit else SURFACE, border_radius=12, padding=14,
-        border=ft.Border.all(4, TEXT) if app.cue and lit else None)
+        border=ft.Border.all(4, TEXT) if cue and lit else None)
+
+
+def _numbers(app: AppState, me: int, p: PlayerState, relic: bool) -> ft.Control:
+    """This seat's Pool, Influence, Diablerie, hand size, Alliance and Relic."""
     stats = ft.Row([
         _stat("Pool", p.blood, "#ff5a6e", "my-blood"),
         _stat("Influence", p.influence, GOLD, "my-influence"),
@@ -112,24 +145,10 @@ def seat_view(app: AppState) -> list[ft.Control]:
         used = "used" if p.relic_used else "unused"
         mine.append(text(f"Relic: {p.relic.name} ({p.relic.influence} Inf, {used})", 15,
                          color=GOLD))
-        if "use_relic" in tv.allowed.commands:
+        if relic:
             mine.append(button("Use my Relic", lambda e: on_relic_use(app, me),
                                primary=False, ident_="relic-use"))
-    body: list[ft.Control] = [banner, card(*mine, ident_="my-numbers")]
-    body += _actions(app, tv, now)
-    where = [f"{location_name(s.locations[i].id)} — {line.split(': ', 1)[-1]}"
-             for i in range(len(s.locations)) if (line := position_line(s, i, me))]
-    body.append(card(heading("Where my cards lie", 18),
-                     *[text(w, 16) for w in where] or [text("No card deployed.", 15,
-                                                             color=MUTED)],
-                     ident_="my-cards"))
-    others = [text(f"{q.name}: {q.blood} Blood · {q.influence} Influence"
-                   + (" · OUT" if q.eliminated else ""), 16, ident_=f"pool-{i}")
-              for i, q in enumerate(s.players) if i != me]
-    body.append(card(heading("The others", 18), *others, color=SURFACE_HI))
-    body.append(button("Leave this seat", lambda e: on_leave_click(app), primary=False,
-                       ident_="leave"))
-    return frame(app, f"{p.name}'s seat", body, subtitle=status_line(app))
+    return card(*mine, ident_="my-numbers")
 
 
 def _actions(app: AppState, tv: TableView, now: str) -> list[ft.Control]:
