@@ -7,12 +7,14 @@ import sys
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the `vendetta-companion` console script; returns the exit code
     (`companion.cli.EXIT_CODES`)."""
-    from companion import cli
+    from companion.cli_args import options
 
-    code = cli.main(argv)
-    if code is not None:
-        return code
-    args = cli.options(argv)
+    args = options(argv)  # a wrong command line exits 2 here, with its usage
+    if args.command is not None:
+        from companion import cli  # the engine and the documents: only for a subcommand
+
+        code = cli.main(argv)
+        return code if code is not None else 0
     try:
         from views.app import run
     except ImportError as err:
@@ -23,9 +25,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         run(web=args.web, port=args.port, data_dir=args.data_dir, host=args.host)
     except OSError as err:  # e.g. the port is taken; the data folder is shown in the app
+        from companion.cli import _fail
         from companion.storage import describe_os_error
 
-        return cli._fail(4, "app", describe_os_error(err))
+        return _fail(4, "app", describe_os_error(err))
     return 0
 
 

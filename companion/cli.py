@@ -3,7 +3,6 @@
 Formats are documented in docs/formats.md; their JSON Schemas come from `schemas()`.
 """
 
-import argparse
 import json
 import sys
 from pathlib import Path
@@ -12,6 +11,7 @@ from typing import Any, Literal
 from pydantic import Field, SkipValidation, ValidationError, model_validator
 
 from companion.apply import apply_in_place, initial_state
+from companion.cli_args import options
 from companion.errors import RuleError, brief
 from companion.game import Game, GameHeader
 from companion.rules import full_turn_order, power
@@ -556,40 +556,6 @@ def cmd_games(action: str, args: list[str], data_dir: str | None) -> int:
     return 0
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="vendetta-companion",
-        description="Referee for Vampire: The Masquerade - Vendetta. Without a subcommand, "
-                    "starts the app.")
-    parser.add_argument("--web", action="store_true", help="serve the app to browsers")
-    parser.add_argument("--port", type=int, default=8550, help="port for --web (8550)")
-    parser.add_argument("--host", help="address to listen on (--web: every interface)")
-    parser.add_argument("--data-dir", help="folder for saved games")
-    sub = parser.add_subparsers(dest="command")
-    for name, arg, text in (("play", "script", "run a game script (docs/formats.md)"),
-                            ("score", "file", "score end-of-game positions (§12)")):
-        p = sub.add_parser(name, help=text, description=text)
-        p.add_argument(arg, help="JSON file")
-        p.add_argument("--json", action="store_true", help="print JSON instead of text")
-        if name == "play":
-            p.add_argument("--events", action="store_true",
-                           help="also print every event, random outcomes and causes in words")
-        p.add_argument("--data-dir", default=argparse.SUPPRESS, help="accepted, not used")
-    p = sub.add_parser("catalogue", help="show, export or import the card catalogue",
-                       description="The card catalogue: facts shipped with the companion plus "
-                                   "values you entered from your own cards.")
-    p.add_argument("action", choices=["show", "export", "import"])
-    p.add_argument("file", nargs="?", help="JSON file (export/import)")
-    p.add_argument("--data-dir", default=argparse.SUPPRESS, help="folder for saved data")
-    p = sub.add_parser("games", help="list, export, import, back up or restore saved games",
-                       description="Saved games: list; export ID FILE; import FILE; "
-                                   "backup FILE; restore FILE.")
-    p.add_argument("action", choices=["list", "export", "import", "backup", "restore"])
-    p.add_argument("args", nargs="*", help="ID and/or FILE")
-    p.add_argument("--data-dir", default=argparse.SUPPRESS, help="folder for saved data")
-    return parser
-
-
 EXIT_CODES = {
     0: "done",
     1: "refused: the rules or a document's checks refused it, or no such game; nothing changed",
@@ -608,11 +574,6 @@ EXIT_CODES = {
 def _fail(code: int, where: str, message: str) -> int:
     print(one_line(f"{where}: {message}" if where else message), file=sys.stderr)
     return code
-
-
-def options(argv: list[str] | None = None) -> argparse.Namespace:
-    """The command line, parsed (exits 2 with usage on a wrong one)."""
-    return _parser().parse_args(argv)
 
 
 def main(argv: list[str] | None = None) -> int | None:
