@@ -8,6 +8,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from companion.errors import PLAIN_WORDS
 from models.catalogue import CATALOGUE_VERSION, Catalogue
 from models.common import Clan
 
@@ -82,7 +83,8 @@ def parse(doc: Any) -> Catalogue:
                 where = f"{loc[0]}[{loc[1]}] (card {card})" + "".join(f".{x}" for x in loc[2:])
             except (IndexError, KeyError, AttributeError, TypeError):
                 pass
-        raise CatalogueError(f"{where}: {first['msg']}") from None
+        said = PLAIN_WORDS.get(first["type"]) or first["msg"].removeprefix("Value error, ")
+        raise CatalogueError(f"{where}: {said}") from None
 
 
 @cache

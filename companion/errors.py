@@ -38,15 +38,32 @@ class InputRefused(TableError):
     """A per-player input (Stay/Withdraw, a card's identity, a take-back) is not valid now."""
 
 
+PLAIN_WORDS = {
+    "extra_forbidden": "a field this format does not have (misspelt, or from another program)",
+    "missing": "missing",
+    "int_type": "should be a whole number",
+    "int_parsing": "should be a whole number",
+    "int_from_float": "should be a whole number",
+    "string_type": "should be text",
+    "bool_type": "should be true or false",
+    "bool_parsing": "should be true or false",
+    "list_type": "should be a list",
+    "dict_type": "should be an object",
+    "model_type": "should be an object",
+}
+"""A validation problem's kind, said in plain words (the others keep their own message)."""
+
+
 def brief(err: Exception, limit: int = 300) -> str:
-    """An error as one short line: a validation error gives its first problem and a count."""
+    """An error as one short line: a validation error gives its first problem (where, and in
+    plain words) and a count."""
     from pydantic import ValidationError
 
     if isinstance(err, ValidationError):
         problems = err.errors()
         first = problems[0]
         loc = ".".join(str(x) for x in first["loc"])
-        text = first["msg"].removeprefix("Value error, ")
+        text = PLAIN_WORDS.get(first["type"]) or first["msg"].removeprefix("Value error, ")
         text = f"{loc}: {text}" if loc else text
         if len(problems) > 1:
             text += f" (and {len(problems) - 1} more problem(s))"
