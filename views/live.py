@@ -11,6 +11,12 @@ Connection: every screen at a table carries a "Live" strip; while the connection
 web client covers the page with its own "Working…" spinner and reconnects by itself, and the
 page is drawn again from the table at once (`on_connect`; after a server restart the new session
 finds the device's role through its local storage).
+
+Start-up survives a lost connection: Flet drops what a disconnected session sends and never
+answers a local-storage read whose connection closed, so a start cut short (a reload, or the
+websocket closed under a fresh session after a server restart) would wait for ever on a blank
+page, and a reload would reattach to that same stuck session. Reconnecting therefore starts
+the start-up again (`on_connect` → `_begin`).
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ import logging
 import weakref
 from collections import deque
 from collections.abc import Callable
+from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -99,6 +106,12 @@ class LiveSync:
         if isinstance(page, ft.Page):
             self.loop = asyncio.get_running_loop()
         self.unsubscribe: Callable[[], None] | None = None
+        self.starting: Future[None] | None = None
+        """The start-up reading the device's local storage, while it runs."""
+        self.started = False
+        """Whether the first screen was opened (the device's role is known)."""
+        self._begin_with: tuple[str, str | None, bool] = ("/", None, False)
+        """The start-up's address, host key and desktop flag (to start it again)."""
         self.pending = False
         self.awake = False
         self.services: dict[str, Any] = {}
@@ -123,8 +136,20 @@ class LiveSync:
             if key and self.app.hub.is_host(key):
                 self.app.host = True
             self.open(address)
+            self.started = True
             return
-        self.page.run_task(self._start, address, key, desktop)
+        self._begin_with = (address, key, desktop)
+        self._begin()
+
+    def _begin(self) -> None:
+        """Run the start-up (again): one that has not finished is cancelled first (its
+        local-storage reads were sent over a connection that is gone and will never be
+        answered), and its local-storage service is made anew, so that the browser learns
+        of it over the live connection (it may never have received the first one)."""
+        if self.starting is not None:
+            self.starting.cancel()
+            self.services.pop("prefs", None)
+        self.starting = self.page.run_task(self._start, *self._begin_with)
 
     async def _start(self, address: str, key: str | None, desktop: bool) -> None:
         prefs = self.service("prefs", ft.SharedPreferences)
@@ -142,12 +167,13 @@ class LiveSync:
                 await prefs.set(HOST_KEY, key)
             table_id = await prefs.get(TABLE_KEY)
         except Exception:  # noqa: BLE001 - no local storage: a fresh device each time
-            log.warning("local storage unavailable: this device is not remembered")
+            log.warning("local storage unavailable: this device is not remembered", exc_info=True)
             table_id = None
         app.host = desktop or bool(key and app.hub.is_host(key))
         resumed = app.resume(table_id if isinstance(table_id, str) else None)
         if resumed and (address.startswith("/join") or address == "/") and not app.host:
             address = "/game"
+        self.started, self.starting = True, None
         self.open(address)
         self.page.update()
 
@@ -261,8 +287,12 @@ class LiveSync:
     # --- connection ------------------------------------------------------------------------------
 
     def on_connect(self, e: Any = None) -> None:
-        """Back online (a reload, an unlocked phone, a network back): catch up at once."""
+        """Back online (a reload, an unlocked phone, a network back): catch up at once; a
+        start-up the lost connection cut short is run again (see the module docstring)."""
         self.app.online = True
+        if self.browser and not self.started:
+            self._begin()
+            return
         self.refresh(force=True)
 
     def on_disconnect(self, e: Any = None) -> None:

@@ -687,7 +687,11 @@ class AppState:
         if self._notice_shown and not keep_news:
             self.notice = []
         self._notice_shown = bool(self.notice)
-        if self._render is not None:
+        if self.screen in HOST_ONLY and not self.host and self.problem is None:
+            # A host's screen is never drawn on another device (a browser whose role is not
+            # known yet, e.g. its local storage still being read, shows a blank page).
+            self.root.controls = []
+        elif self._render is not None:
             self._keep = {}
             try:
                 self._render(self)
