@@ -48,6 +48,8 @@ class Server:
         self.data_dir = data_dir
         self.port = port or free_port()
         self.proc: subprocess.Popen | None = None
+        self.log = data_dir.parent / f"{data_dir.name}-server.log"
+        """The server's output (every start appends to it): read it when a test fails."""
 
     @property
     def url(self) -> str:
@@ -62,10 +64,10 @@ class Server:
         env = dict(os.environ, PYTHONPATH=str(ROOT))
         code = ("import sys; from views.app import run; "
                 "run(True, int(sys.argv[2]), sys.argv[1], host='127.0.0.1')")
-        self.proc = subprocess.Popen([sys.executable, "-c", code, str(self.data_dir),
-                                      str(self.port)], env=env,
-                                     cwd=ROOT, stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.DEVNULL)
+        with self.log.open("ab") as out:
+            self.proc = subprocess.Popen([sys.executable, "-c", code, str(self.data_dir),
+                                          str(self.port)], env=env, cwd=ROOT,
+                                         stdout=out, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             try:

@@ -209,7 +209,6 @@ def _actions(data: Path, game_id: str) -> int:
     return kinds.count("action") - kinds.count("undo") + kinds.count("redo")
 
 
-@pytest.mark.flaky(reruns=4, reruns_delay=2)  # issue 11 note: restarts are slow to rejoin here
 def test_a_killed_server_restarts_with_seats_and_secret_choices(browser, tmp_path: Path
                                                                  ) -> None:
     data = fresh_dir(tmp_path, "restart")
