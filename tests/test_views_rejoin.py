@@ -50,9 +50,13 @@ class Browser(Connection):
         self.calls: list[Any] = []
         """Invoke-method requests not answered yet."""
         self.closed = False
+        self.broken = False
+        """The websocket died and Flet has not yet detached the session from it."""
 
     def send_message(self, message: Message) -> None:
         """Encoded as Flet's web server does (encoding is what marks a change as sent)."""
+        if self.broken:  # what Flet's web connection raises once its send queue is gone
+            raise AttributeError("'NoneType' object has no attribute 'put_nowait'")
         if self.closed:
             return
         msgpack.packb([message.action, message.body],
@@ -193,6 +197,63 @@ def test_several_devices_rejoin_the_restarted_table_each_in_its_role(tmp_path: P
         assert table.view(dev.ann).withdraw.mine == "withdraw"
         for _, session, _ in tabs.values():
             session.close()
+        await asyncio.sleep(0)
+
+    asyncio.run(scenario())
+    hub.store.close()
+
+
+def test_a_local_storage_the_browser_never_received_is_made_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After a restart the web client once never learned of the page's local-storage service
+    (its calls went unanswered): the start asks again through a new one; the seat is kept."""
+    monkeypatch.setattr("views.live.STORAGE_WAIT", 0.05)
+    dev = Devices()
+    hub, table_id = restarted_hub(tmp_path, dev)
+    storage = {DEVICE_KEY: dev.ann, TABLE_KEY: table_id}
+
+    async def scenario() -> None:
+        browser = Browser(asyncio.get_running_loop(), storage)
+        session, app = open_session(create_app(hub), browser, "/game", (390, 844))
+        await reading(browser)
+        missed = {call.control_id for call in browser.calls if call.name == "get"}
+        deadline = asyncio.get_running_loop().time() + 5
+        while app.role is None and asyncio.get_running_loop().time() < deadline:
+            browser.calls = [c for c in browser.calls if c.control_id not in missed]
+            browser.answer(session)
+            await asyncio.sleep(0.01)
+        assert app.role == Seat(player=0) and app.screen == "game"
+        assert storage[DEVICE_KEY] == dev.ann  # the token kept: never replaced by a new one
+        session.close()
+        await asyncio.sleep(0)
+
+    asyncio.run(scenario())
+    hub.store.close()
+
+
+def test_a_call_failing_on_a_dying_connection_is_no_missing_local_storage(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A local-storage call made while the websocket is dying fails (not a refusal of the
+    browser): the device is not taken for a fresh one; it starts again on reconnect."""
+    monkeypatch.setattr("views.live.STORAGE_WAIT", 0.05)
+    dev = Devices()
+    hub, table_id = restarted_hub(tmp_path, dev)
+    storage = {DEVICE_KEY: dev.board, TABLE_KEY: table_id}
+
+    async def scenario() -> None:
+        loop = asyncio.get_running_loop()
+        first = Browser(loop, storage)
+        session, app = open_session(create_app(hub), first, "/game", (1280, 800))
+        await reading(first)
+        first.broken = True  # its answer never comes; the call made again fails to send
+        await asyncio.sleep(0.2)
+        assert app.role is None and app.screen != "join"
+        await session.disconnect(3600)
+        again = Browser(loop, storage)
+        await session.connect(again)
+        await settle(session, again)
+        assert app.role == Board() and app.screen == "game"
+        session.close()
         await asyncio.sleep(0)
 
     asyncio.run(scenario())

@@ -42,6 +42,12 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+STORAGE_WAIT = 3.0
+"""Seconds a local-storage call may go unanswered before it is made again through a new
+service: the browser may never have received the service (seen after a server restart: the
+web client answered a call to it, 10 s later, that it had no such service)."""
+STORAGE_TRIES = 3
+"""Calls made at most (the last one waits for the browser's own answer or error)."""
 DEVICE_KEY = "vendetta.device"
 HOST_KEY = "vendetta.host"
 TABLE_KEY = "vendetta.table"
@@ -151,23 +157,44 @@ class LiveSync:
             self.services.pop("prefs", None)
         self.starting = self.page.run_task(self._start, *self._begin_with)
 
-    async def _start(self, address: str, key: str | None, desktop: bool) -> None:
+    async def _storage(self, method: str, *args: str) -> Any:
+        """Call the device's local storage; a call not answered within `STORAGE_WAIT` is
+        made again through a new service, twice at most.
+
+        Raises:
+            TimeoutError: never answered. RuntimeError: the browser refused the call.
+        """
+        for _ in range(STORAGE_TRIES - 1):
+            prefs = self.service("prefs", ft.SharedPreferences)
+            try:
+                return await asyncio.wait_for(getattr(prefs, method)(*args), STORAGE_WAIT)
+            except TimeoutError:
+                self.services.pop("prefs", None)
+                log.info("local storage did not answer %s%s: asking again", method, args[:1])
         prefs = self.service("prefs", ft.SharedPreferences)
+        return await getattr(prefs, method)(*args)
+
+    async def _start(self, address: str, key: str | None, desktop: bool) -> None:
         app = self.app
         try:
-            token = await prefs.get(DEVICE_KEY)
+            token = await self._storage("get", DEVICE_KEY)
             if not isinstance(token, str) or not DEVICE_TOKEN.match(token):
                 token = new_device_token()
-                await prefs.set(DEVICE_KEY, token)
+                await self._storage("set", DEVICE_KEY, token)
             app.device = token
             if key is None:
-                stored = await prefs.get(HOST_KEY)
+                stored = await self._storage("get", HOST_KEY)
                 key = stored if isinstance(stored, str) else None
             elif app.hub.is_host(key):
-                await prefs.set(HOST_KEY, key)
-            table_id = await prefs.get(TABLE_KEY)
-        except Exception:  # noqa: BLE001 - no local storage: a fresh device each time
-            log.warning("local storage unavailable: this device is not remembered", exc_info=True)
+                await self._storage("set", HOST_KEY, key)
+            table_id = await self._storage("get", TABLE_KEY)
+        except Exception as err:  # noqa: BLE001 - judged below
+            if not self.connected() or not isinstance(err, RuntimeError | TimeoutError):
+                # the connection broke under the call: the start runs again on reconnect
+                log.info("connection lost while reading local storage: %r", err)
+                return
+            # the browser refused or never answered: no local storage, a fresh device
+            log.warning("local storage unavailable: this device is not remembered (%s)", err)
             table_id = None
         app.host = desktop or bool(key and app.hub.is_host(key))
         resumed = app.resume(table_id if isinstance(table_id, str) else None)
@@ -176,6 +203,13 @@ class LiveSync:
         self.started, self.starting = True, None
         self.open(address)
         self.page.update()
+
+    def connected(self) -> bool:
+        """Whether the page's session has a connection to its browser now."""
+        try:
+            return self.page.session.connection is not None
+        except (AttributeError, RuntimeError):
+            return False
 
     def open(self, address: str) -> None:
         """Show the screen at an address and push it to the browser."""
