@@ -45,6 +45,21 @@ def drawer(where: str) -> Callable[[AppState], list[ft.Control]]:
     return getattr(importlib.import_module(module), name)
 
 
+_WARMED: set[str] = set()
+"""Screens whose module a background thread loaded (or is loading) in this process."""
+
+
+def warm_screen(screen: str, delay: float) -> None:
+    """Load a screen's module in the background after `delay` seconds, once per process (its
+    first tap then does not wait for the import)."""
+    if screen in _WARMED:
+        return
+    _WARMED.add(screen)
+    timer = threading.Timer(delay, drawer, (SCREENS[screen],))
+    timer.daemon = True
+    timer.start()
+
+
 def table_view(app: AppState) -> list[ft.Control]:
     """The open table's screen for this device's role (the join screen without one)."""
     role = app.role
@@ -57,9 +72,10 @@ def table_view(app: AppState) -> list[ft.Control]:
     return drawer(SCREENS["join"])(app)
 
 
-WARM_STATS_AFTER = 2.0
-"""Seconds after a session's first screen before the statistics are counted in the
-background (issue 12: the Statistics screen then opens at once; the launch is not slowed)."""
+WARM_STATS_AFTER = 1.0
+"""Seconds after a session's first screen before the statistics are counted (or read back
+from disk) and the Statistics screen's module is loaded, in the background (issue 12: the
+Statistics screen then opens at once; the launch is not slowed)."""
 
 
 @dataclass(frozen=True)
@@ -275,6 +291,7 @@ def create_app(source: TableHub | Service | DataFolder, *, base_urls: list[str] 
             shell.sync()  # a blank page until the device's local storage is read
         if hub is not None:  # the first screen is on its way: count statistics meanwhile
             hub.service.warm_stats(WARM_STATS_AFTER)
+            warm_screen("stats", WARM_STATS_AFTER)
 
     return main
 

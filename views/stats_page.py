@@ -126,10 +126,9 @@ def _pct(rate: float) -> str:
 
 def _cells(values: list[str], widths: list[int | None], bold: bool = False,
            color: str = TEXT) -> ft.Control:
-    return ft.Row([ft.Container(content=ft.Text(v, size=SMALL if not bold else 14, color=color,
-                                                weight=ft.FontWeight.BOLD if bold else None,
-                                                text_align=ft.TextAlign.RIGHT if w else None),
-                                width=w, expand=w is None)
+    return ft.Row([ft.Text(v, size=SMALL if not bold else 14, color=color, width=w,
+                           expand=w is None, weight=ft.FontWeight.BOLD if bold else None,
+                           text_align=ft.TextAlign.RIGHT if w else None)
                    for v, w in zip(values, widths, strict=True)], spacing=4)
 
 
