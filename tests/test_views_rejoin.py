@@ -35,6 +35,13 @@ from views.app import create_app
 from views.live import DEVICE_KEY, TABLE_KEY
 from views.state import AppState
 
+
+def run(scenario: Any) -> None:
+    """Run `scenario` on an event loop of its own (a browser test may leave one in this thread)."""
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, scenario).result()
+
+
 WITHDRAW = {"1": {"Ann": ([plain(3)], 1), "Bo": ([plain(2)], 0), "Cy": ([plain(1)], 0)}}
 
 
@@ -159,7 +166,7 @@ def test_a_start_cut_short_by_a_lost_connection_is_run_again_on_reconnect(
         session.close()
         await asyncio.sleep(0)
 
-    asyncio.run(scenario())
+    run(scenario())
     hub.store.close()
 
 
@@ -199,7 +206,7 @@ def test_several_devices_rejoin_the_restarted_table_each_in_its_role(tmp_path: P
             session.close()
         await asyncio.sleep(0)
 
-    asyncio.run(scenario())
+    run(scenario())
     hub.store.close()
 
 
@@ -227,7 +234,7 @@ def test_a_local_storage_the_browser_never_received_is_made_again(
         session.close()
         await asyncio.sleep(0)
 
-    asyncio.run(scenario())
+    run(scenario())
     hub.store.close()
 
 
@@ -256,5 +263,5 @@ def test_a_call_failing_on_a_dying_connection_is_no_missing_local_storage(
         session.close()
         await asyncio.sleep(0)
 
-    asyncio.run(scenario())
+    run(scenario())
     hub.store.close()

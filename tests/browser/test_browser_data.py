@@ -100,6 +100,14 @@ def test_hostile_file_is_refused_in_the_preview_and_nothing_changes(browser,
     hostile.write_text(json.dumps(backup))
     with served(browser, data, path="/data") as ui:
         ui.wait("data-open")
+        # the statistics counted in the background a second after start are kept on disk:
+        # wait for that (it is no change made by the refusal)
+        notes = data / "index" / "note-stats-all.json"
+        for _ in range(100):
+            if notes.exists():
+                break
+            ui.page.wait_for_timeout(100)
+        assert notes.exists()
         before = disk(data)
         pick(ui, hostile)
         ui.wait("error")
