@@ -63,7 +63,8 @@ class Game:
 
     Undo drops the last action's events and returns to the state before it; redo re-applies the
     recorded events, so random results are the same. States are kept every `SNAPSHOT_EVERY`
-    actions; a state no longer current is never changed.
+    actions (a replayed game makes them when first needed); a state no longer current is
+    never changed.
     """
 
     def __init__(self, header: GameHeader):
@@ -133,6 +134,7 @@ class Game:
     def _rebuild(self, n: int) -> GameState:
         """State after `n` actions, from the snapshot at or before it."""
         k, extra = divmod(n, SNAPSHOT_EVERY)
+        self._keep_snapshots(k)
         if not extra:
             return self._snapshots[k]
         state = copy_state(self._snapshots[k])
@@ -140,6 +142,21 @@ class Game:
             for event in action.events:
                 apply_in_place(state, event)
         return state
+
+    def _keep_snapshots(self, k: int) -> None:
+        """Make sure the states after 0, 16, … 16·k actions are kept (a replayed game keeps
+        none but the start until one is needed: an undo past the last action, a review)."""
+        have = len(self._snapshots)
+        if have > k:
+            return
+        state = copy_state(self._snapshots[-1])
+        for j in range(have, k + 1):
+            for action in self.actions[(j - 1) * SNAPSHOT_EVERY:j * SNAPSHOT_EVERY]:
+                for event in action.events:
+                    apply_in_place(state, event)
+            self._snapshots.append(state)
+            if j < k:
+                state = copy_state(state)
 
     @property
     def events(self) -> list[AnyEvent]:
@@ -180,10 +197,11 @@ class Game:
         """Append an action; `after` is the state it leads to, else it is folded here.
 
         `reuse` folds into the current state itself when no snapshot holds it (replay only:
-        nobody else has seen that state).
+        nobody else has seen that state); no snapshot is then kept (`_keep_snapshots` makes
+        them when needed).
         """
         if after is None:
-            after = (self._state if reuse and len(self.actions) % SNAPSHOT_EVERY
+            after = (self._state if reuse and self._state is not self._snapshots[-1]
                      else copy_state(self._state))
             for event in action.events:
                 apply_in_place(after, event)
@@ -193,7 +211,8 @@ class Game:
         self._before = None if after is self._state else self._state
         self._state = after
         self._rounds.append(after.round)
-        if not len(self.actions) % SNAPSHOT_EVERY:
+        n = len(self.actions)
+        if not reuse and not n % SNAPSHOT_EVERY and len(self._snapshots) == n // SNAPSHOT_EVERY:
             self._snapshots.append(after)
 
     def can_undo(self) -> bool:
@@ -217,7 +236,8 @@ class Game:
         del self._events[len(self._events) - len(action.events):]
         n = len(self.actions)
         del self._snapshots[n // SNAPSHOT_EVERY + 1:]
-        self._state, self._before = self._rebuild(n), None
+        before = self._before  # never changed since: it can be the state again
+        self._state, self._before = before if before is not None else self._rebuild(n), None
         self.redo_stack.append(action)
         return action
 
@@ -317,6 +337,9 @@ class Game:
             game = cls(GameHeader.model_validate(header))
         except ValueError as err:
             raise ReplayError(f"header: {brief(err)}") from None
+        # the last action is pushed on a copy: the state before it stays (`state_at`, undo)
+        last = max((i for i, e in enumerate(entries)
+                    if isinstance(e, dict) and e.get("kind") == "action"), default=-1)
         for i, entry in enumerate(entries):
             kind = entry.get("kind") if isinstance(entry, dict) else None
             try:
@@ -332,7 +355,7 @@ class Game:
                                     at=entry.get("at"))
                     if verify and execute(game.state, action.command) != action.events:
                         raise ReplayError("its events differ from what the command gives")
-                    game._push(action, reuse=True)
+                    game._push(action, reuse=i != last)
                     game.redo_stack.clear()
                 else:
                     raise ReplayError(f"unknown entry kind {kind!r}")

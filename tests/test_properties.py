@@ -351,6 +351,18 @@ def test_state_at_equals_a_fold_of_the_first_n_actions(seed: int) -> None:
     again = Game.from_journal(game.header_doc(), game.journal())
     check(again)
     assert again.events == game.events
+    # a replayed game makes its snapshots when first needed: undo into them, then play on
+    replayed = Game.from_journal(game.header_doc(), game.journal())
+    for _ in range(min(len(replayed.actions), rng.randint(1, 40))):
+        replayed.undo()
+        assert replayed.state.model_dump() == fold(
+            replayed.start_events + [e for a in replayed.actions for e in a.events]).model_dump()
+    check(replayed)
+    for _ in range(rng.randint(0, len(replayed.redo_stack))):
+        replayed.redo()
+    if replayed.state.phase != "game_over":
+        replayed.play(next_command(replayed.state, RandomChooser(rng)))
+    check(replayed)
     for state, dumped in kept.values():
         assert state.model_dump() == dumped, "a returned state changed"
 
