@@ -166,6 +166,19 @@ def screens(browser: Any, data: Path, n: int) -> tuple[list[float], list[float],
     return stats_ms, home_ms, rows
 
 
+def first_stats(browser: Any, data: Path) -> float:
+    """In-page ms of the first Statistics tap after a start (a single tap: noisy alone)."""
+    served = Served("app", data)
+    try:
+        page = served.open(browser)
+        page.wait_for_selector(sel("new-game"), state="attached")
+        ms = in_page_tap(page, "stats", "stats-games")
+        page.context.close()
+    finally:
+        served.stop()
+    return ms
+
+
 # --- 3 and 5. stores of many games ------------------------------------------------------------
 
 
@@ -254,10 +267,12 @@ def stores(game: Any, browser: Any | None, repeat: int, big: int) -> None:
         label = f"{n:,} games"
         try:
             stats_ms, home_ms, shown = screens(browser, folders[n], 6)
+            firsts = [stats_ms[0], *(first_stats(browser, folders[n]) for _ in range(2))]
         except RuntimeError as err:  # a screen that never showed is a figure too: not met
             print(f"  Statistics/Home taps, {label}: NO ({err})")
             continue
-        taps[n] = {"Statistics tap -> shown: first after a restart": stats_ms[0],
+        taps[n] = {"Statistics tap -> shown: first after a restart (median of 3 starts)":
+                   statistics.median(firsts),
                    "Statistics tap -> shown: median": statistics.median(stats_ms),
                    "Home tap -> shown: median": statistics.median(home_ms)}
         ten_k = taps.get(10_000) if n != 10_000 else None

@@ -125,6 +125,8 @@ class HistoryIndex:
         self.read_only = read_only
         self.version = 0
         """Change counter: differs after any summary was added, changed or removed."""
+        self._counted: tuple[int, list[int]] = (-1, [0, 0])
+        """The games held (unfinished, finished), summed at that `version`."""
         self.games_stamp: int | None = None
         """The games/ folder's mtime (ns) at the last checkpoint."""
         self.changed = False
@@ -254,8 +256,13 @@ class HistoryIndex:
     # --- queries ---
 
     def count(self, finished: bool | None = None) -> int:
-        """How many games (finished, unfinished, or all)."""
-        return sum(s.count(finished) for s in self._shards)
+        """How many games (finished, unfinished, or all); summed over the shards once per
+        `version` (the home screen asks at every listing)."""
+        if self._counted[0] != self.version:
+            self._counted = (self.version, [sum(s.counts[k] for s in self._shards)
+                                            for k in (0, 1)])
+        counts = self._counted[1]
+        return counts[0] + counts[1] if finished is None else counts[finished]
 
     def page(self, finished: bool | None, offset: int,
              limit: int | None) -> list[tuple[str, dict[str, Any]]]:
