@@ -24,6 +24,7 @@ from bisect import bisect_left, bisect_right, insort
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -103,6 +104,9 @@ class Shard:
     """Game id -> summary, while parsed."""
     order: list[Key] | None = None
     """The games' keys, sorted, while parsed."""
+    kinds: tuple[str, dict[bool, list[str]]] | None = None
+    """The stamp, and the unfinished and finished game ids newest first at that stamp
+    (a page of one kind skips the other's games without looking at them)."""
 
     def count(self, finished: bool | None) -> int:
         """Games held, of one kind or both."""
@@ -280,18 +284,29 @@ class HistoryIndex:
                 offset -= held
                 continue
             games = self._games(shard)
-            assert shard.order is not None
-            for _, gid in reversed(shard.order):
-                summary = games[gid]
-                if finished is not None and is_finished(summary) != finished:
-                    continue
-                if offset:
-                    offset -= 1
-                    continue
-                out.append((gid, summary))
+            if finished is None:
+                assert shard.order is not None
+                ids: Iterable[str] = (gid for _, gid in reversed(shard.order))
+            else:
+                ids = self._of_kind(shard, games)[finished]
+            for gid in islice(ids, offset, None):
+                out.append((gid, games[gid]))
                 if limit is not None and len(out) >= limit:
                     break
+            offset = 0
         return out
+
+    @staticmethod
+    def _of_kind(shard: Shard, games: dict[str, dict[str, Any]]) -> dict[bool, list[str]]:
+        """A parsed shard's unfinished and finished game ids, newest first (kept until the
+        shard's stamp changes)."""
+        if shard.kinds is None or shard.kinds[0] != shard.stamp:
+            assert shard.order is not None
+            kinds: dict[bool, list[str]] = {False: [], True: []}
+            for _, gid in reversed(shard.order):
+                kinds[is_finished(games[gid])].append(gid)
+            shard.kinds = (shard.stamp, kinds)
+        return shard.kinds[1]
 
     def search(self, finished: bool | None, terms: list[str]) -> Iterator[tuple[str, Shard]]:
         """(game id, its shard) of the games whose names hold every term, newest first (the
