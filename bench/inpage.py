@@ -4,10 +4,12 @@ A MutationObserver on `flt-semantics-host` is armed before the tap; it notes `pe
 from the pointerdown the click dispatches to the first mutation after which the target is shown
 (with the expected text, if one is given).
 
-The browser is kept to one core (the last) when there are several: at a table the server and
-the browsers are different machines, while here they share two cores, and Chromium's drawing (a
-tap's ripple is drawn in software) otherwise takes the server's core in the middle of the very
-tap being timed (measured: server wall time per tap 9–11 ms for 4.6–6.9 ms of CPU).
+`chromium(one_core=True)` keeps the browser to one core (the last) when there are several, for
+timing the server (bench/tap_latency.py): at a table the server and the browsers are different
+machines, while here they share two cores, and Chromium's drawing (a tap's ripple is drawn in
+software) otherwise takes the server's core in the middle of the very tap being timed (measured:
+server wall time per tap 9–11 ms for 4.6–6.9 ms of CPU). Screens whose time is mostly the
+browser's drawing (Home, Statistics) are timed with every core.
 """
 
 import os
@@ -41,14 +43,15 @@ tree (showing `expected`, unless null); -1 after 30 s."""
 
 
 @contextmanager
-def chromium() -> Iterator[Any]:
-    """A headless Chromium browser, closed on exit."""
+def chromium(one_core: bool = False) -> Iterator[Any]:
+    """A headless Chromium browser (on one core only, if asked), closed on exit."""
     from playwright.sync_api import sync_playwright
 
     from tests.browser.harness import CHROMIUM, LAUNCH_ARGS
 
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=_one_core(Path(tmp), CHROMIUM),
+        launcher = _one_core(Path(tmp), CHROMIUM) if one_core else CHROMIUM
+        browser = pw.chromium.launch(executable_path=launcher,
                                      headless=True, args=LAUNCH_ARGS)
         try:
             yield browser

@@ -9,6 +9,8 @@ In the page, a MutationObserver on `flt-semantics-host` is armed before each cli
 `performance.now()` from the pointerdown the click dispatches to the first mutation after
 which the target's label shows the new number. Server side, each click's Python (handler,
 view rebuild, Flet's diff and send) and the time inside `Service.play` are logged per tap.
+The browser runs on one core of its own (`chromium(one_core=True)`, see bench/inpage.py), so
+that its drawing does not take the server's core during the tap being timed.
 
 Run: python bench/tap_latency.py [--taps N] [--profile FILE]
 (bench/serve.py is the server half, started by this script.)
@@ -102,7 +104,7 @@ def app_taps(browser: Any, n: int, profile: str | None) -> tuple[list[float], ..
 
 def measure(n: int, profile: str | None = None) -> list[Row]:
     """The rows: in-page p50/p95 vs the trivial page; server Python per tap."""
-    with chromium() as browser:
+    with chromium(one_core=True) as browser:  # the server timed on its own core
         floor, floor_py = trivial_taps(browser, n)
         app, app_py, play, cpu, rebuild, diff = app_taps(browser, n, profile)
     rows = [Row(f"tap -> number {label}, busy game screen vs trivial page", pct(app, q),
