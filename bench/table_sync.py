@@ -1,7 +1,10 @@
 """Benchmark: live sync at a table (issue 11). An action on device A (the referee's phone:
 "Gain 1 Blood" for Ann) → the changed number visible on every other device (Ann's, Bo's... phones
 and the board), with 1, 4 and 6 connected devices, against the single-device tap → update
-figure measured in the same run. Server CPU time per action.
+figure measured in the same run. Server CPU per action: the whole server process's CPU time
+(every thread, user + system) between the tap and the last device showing the number, so it
+includes sending to and serving every device; not comparable with bench/tap_latency.py's
+per-tap figure (one thread, one device).
 
 Timing is done inside each page: a MutationObserver on `flt-semantics-host`, armed before the
 tap, records `performance.timeOrigin + performance.now()` when the number shows; the tap time is
