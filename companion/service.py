@@ -13,6 +13,7 @@ import hashlib
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -155,6 +156,9 @@ class Service:
         self._stats: OrderedDict[tuple, tuple[int, Stats, dict[str, Totals]]] = OrderedDict()
         self._stats_lock = threading.Lock()
         self._warming: threading.Timer | None = None
+        self._counting: dict[tuple, tuple[int, Future[Stats]]] = {}
+        """Counts under way (or just done) per filter set, with the store version asked."""
+        self._counting_lock = threading.Lock()
         self._stats_unsaved = False
         """The all-time totals have chunks counted since they were last kept on disk."""
         self._merged_unsaved = False
@@ -360,7 +364,7 @@ class Service:
         all-time totals are also kept on disk (`save_stats`), so that a restart counts only
         the chunks that changed since, and reads one small file when none did.
         """
-        key = tuple(sorted((k, _hashable(v)) for k, v in filters.items() if v is not None))
+        key = _stats_key(filters)
         with self._stats_lock:
             version = self.store.version
             kept = self._stats.get(key)
@@ -387,6 +391,38 @@ class Service:
             while len(self._stats) > STATS_KEPT:
                 self._stats.popitem(last=False)
             return stats
+
+    def stats_future(self, **filters: Any) -> Future[Stats]:
+        """The statistics (as `stats`) as a future: already done when kept for the store as it
+        is now, else counted on a thread of its own, so that a screen need not wait for a long
+        count (100,000 games counted from nothing take seconds). One count per filter set and
+        store version: asking again while it runs gives the same future; a count that failed
+        (e.g. a disk error, raised by `result()`) is made again when asked again."""
+        key = _stats_key(filters)
+        version = self.store.version
+        kept = self._stats.get(key)
+        if kept is not None and kept[0] == version:
+            done: Future[Stats] = Future()
+            done.set_result(kept[1])
+            return done
+        with self._counting_lock:
+            running = self._counting.get(key)
+            if running is not None and running[0] == version and not (
+                    running[1].done() and running[1].exception() is not None):
+                return running[1]  # (a count that failed is made again)
+            future: Future[Stats] = Future()
+
+            def count() -> None:
+                try:
+                    future.set_result(self.stats(**filters))
+                except BaseException as err:  # noqa: BLE001 - handed to whoever waits
+                    future.set_exception(err)
+
+            for old in [k for k, (_, f) in self._counting.items() if f.done()]:
+                del self._counting[old]
+            self._counting[key] = (version, future)
+            threading.Thread(target=count, name="stats-count", daemon=True).start()
+            return future
 
     def _stats_all_on_disk(self, chunks: list[tuple[str, Any]]) -> Stats | None:
         """The all-time statistics kept by `save_stats`, if kept for exactly these chunks."""
@@ -595,6 +631,11 @@ class Service:
         user = upgrade(self.store.load_catalogue() or {})
         return {"version": CATALOGUE_VERSION, **{k: v for k, v in user.items()
                                                  if k in SECTIONS}}
+
+
+def _stats_key(filters: dict[str, Any]) -> tuple:
+    """A filter set as a dictionary key (unset filters left out)."""
+    return tuple(sorted((k, _hashable(v)) for k, v in filters.items() if v is not None))
 
 
 def _hashable(value: Any) -> Any:

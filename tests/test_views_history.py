@@ -3,6 +3,8 @@ history; statistics kept between renders and counted again after every change.""
 
 from __future__ import annotations
 
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +13,7 @@ import pytest
 from companion.service import Service
 from companion.storage import MemoryGameStore, TinyDBGameStore, history
 from tests.storage_helpers import entry, header, stamp
-from tests.ui import click, find, ids, value
+from tests.ui import click, find, has, ids, value
 from views.app import build
 from views.home import PAGE
 
@@ -118,3 +120,77 @@ def test_statistics_show_at_most_a_page_of_players(tmp_path: Path) -> None:
     assert find(app.root, "players-older").disabled
     click(app.root, "players-newer")
     assert value(app.root, "players-shown").startswith(f"{PLAYERS_SHOWN + 1}–")
+
+
+def test_a_long_count_shows_counting_and_the_figures_when_they_are_ready(
+        store, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    import companion.service as service_module
+    import views.stats_page as stats_page
+    from companion.stats import compute, tally
+
+    gate = threading.Event()
+
+    def slow(summaries, **filters):  # type: ignore[no-untyped-def]
+        assert gate.wait(10), "the count was never let through"
+        return tally(summaries, **filters)
+
+    monkeypatch.setattr(service_module, "tally", slow)
+    monkeypatch.setattr(stats_page, "STATS_WAIT", 0.01)
+    app = build(Service(store))
+    steps: list[Any] = []
+    app.later = steps.append  # the page's loop: run by hand below
+    click(app.root, "stats")
+    assert value(app.root, "stats-counting") == "Counting 75 finished game(s)…"
+    assert not has(app.root, "stats-games")
+    future = app.service.stats_future()
+    app.render()  # drawn again while counting (e.g. turned): still one count, one redraw asked
+    assert app.service.stats_future() is future and has(app.root, "stats-counting")
+    app.go("home")  # other screens work meanwhile
+    assert shown(app) == PAGE[False] + PAGE[True]
+    click(app.root, "stats")
+    gate.set()
+    assert future.result(10) == compute(store.summaries(finished=True))
+    for _ in range(100):
+        if steps:
+            break
+        time.sleep(0.05)
+    assert len(steps) == 1
+    steps.pop()()
+    assert value(app.root, "stats-games").startswith("75 finished")
+    assert not has(app.root, "stats-counting")
+
+    gate.clear()  # a change, counted again while the player has left the screen
+    app.service.store.append("h000", entry(0), summary(100, finished=True))
+    app.go("stats")
+    assert has(app.root, "stats-counting")
+    app.go("home")
+    renders = app.renders
+    gate.set()
+    app.service.stats_future().result(10)
+    for _ in range(100):
+        if steps:
+            break
+        time.sleep(0.05)
+    steps.pop()()
+    assert app.renders == renders and app.screen == "home"  # not drawn over another screen
+    app.go("stats")
+    assert value(app.root, "stats-games").startswith("76 finished") and not steps
+
+
+def test_a_count_that_fails_is_said_by_the_future(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    import companion.service as service_module
+
+    def broken(summaries, **filters):  # type: ignore[no-untyped-def]
+        raise OSError(5, "Input/output error")
+
+    store = MemoryGameStore()
+    store.create_game(header("f0", 0), summary(0, finished=True))
+    monkeypatch.setattr(service_module, "tally", broken)
+    svc = Service(store)
+    with pytest.raises(OSError, match="Input/output"):
+        svc.stats_future().result(10)
+    monkeypatch.undo()  # the disk is back: asked again, counted again
+    assert svc.stats_future().result(10).games == 1
+    store.create_game(header("f1", 1), summary(1, finished=True))
+    assert svc.stats_future().result(10).games == 2

@@ -123,6 +123,8 @@ class LiveSync:
         self.services: dict[str, Any] = {}
         """Flet services kept referenced (Flet drops unreferenced ones after an event)."""
         app.on_table = self.follow
+        if self.loop is not None:  # a test page draws in the caller's thread: it waits
+            app.later = self.later
         page.on_connect = self.on_connect
         page.on_disconnect = self.on_disconnect
         page.on_close = self.on_close
@@ -240,6 +242,20 @@ class LiveSync:
             await self.service("prefs", ft.SharedPreferences).set(TABLE_KEY, table_id)
         except Exception:  # noqa: BLE001 - not remembered: the device joins again by hand
             log.warning("could not remember the table on this device")
+
+    def later(self, step: Callable[[], None]) -> None:
+        """Run `step` (a change of this page's screen) in the server's event loop, then send
+        the page; from any thread."""
+
+        def run() -> None:
+            try:
+                step()
+                self.sync()
+            except Exception:  # noqa: BLE001 - e.g. the session ended meanwhile
+                log.exception("a screen could not be drawn again")
+
+        if self.loop is not None:
+            self.loop.call_soon_threadsafe(run, context=contextvars.Context())
 
     def on_change(self, version: int) -> None:
         """A change of the table (any thread): draw this page again soon, once."""

@@ -120,6 +120,9 @@ class AppState:
         """The server's addresses on the network (the host screen's join addresses)."""
         self.on_table: Callable[[Table | None], None] | None = None
         """Set by the page: follows the table's changes (live sync) and remembers it."""
+        self.later: Callable[[Callable[[], None]], None] | None = None
+        """Set by the page: runs a change of the screen in the page's own loop and sends the
+        page (from any thread; e.g. figures counted in the background). None: wait instead."""
         self.route: Route = HOME
         """The screen shown and its parameter."""
         self.history: list[Route] = [HOME]

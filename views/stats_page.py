@@ -1,11 +1,13 @@
 """Statistics across stored games: clans, players, Frenzy and Diablerie, the Prince's Haven;
 filtered by date, player count and variants."""
 
+from concurrent.futures import Future
 from datetime import UTC, date, datetime, timedelta
 
 import flet as ft
 
 from companion.clock import length_text
+from companion.service import Service
 from companion.stats import Stats
 from views.frame import frame
 from views.pager import page_start, pager
@@ -25,6 +27,9 @@ from views.theme import (
     wrap,
 )
 
+STATS_WAIT = 0.25
+"""Seconds the screen waits for its figures before saying they are being counted (then it is
+drawn again when they are: 100,000 games counted from nothing take seconds; issue 12)."""
 VARIANTS = (("relics", "Relics"), ("location_cards", "Location cards"), ("tag_team", "Tag team"))
 PRESETS = (("all", "All time"), ("30", "Last 30 days"), ("365", "Last 12 months"))
 
@@ -134,7 +139,7 @@ def _cells(values: list[str], widths: list[int | None], bold: bool = False,
 
 def clan_table(stats: Stats) -> ft.Control:
     """Win rate and average final Influence by clan, best first."""
-    widths = [None, 52, 44, 52, 56]
+    widths = [None, 60, 60, 52, 56]  # five-digit counts fit (100,000 games)
     rows = [_cells(["Clan", "Games", "Wins", "Win %", "Avg Inf"], widths, bold=True,
                    color=MUTED)]
     for c in stats.clans:
@@ -209,6 +214,44 @@ def _filters_panel(app: AppState, d: dict) -> ft.Control:
                 text("Players at the table", SMALL, color=MUTED), counts, *variants)
 
 
+def figures(app: AppState, history: Service, kwargs: dict) -> Stats | None:
+    """The figures for these filters, or None while they are being counted: the screen is
+    drawn again when they are ready (a page that cannot be drawn from another thread waits)."""
+    future = history.stats_future(**kwargs)
+    if app.later is None:
+        return future.result()
+    try:
+        return future.result(timeout=STATS_WAIT)
+    except TimeoutError:
+        pass
+    d = _draft(app)
+    if d.get("counting") is not future:
+        d["counting"] = future
+        future.add_done_callback(lambda f: app.later(lambda: on_stats_counted(app, f)))
+    return None
+
+
+def on_stats_counted(app: AppState, future: Future) -> None:
+    """The figures the screen waited for are ready: show them if it still waits for them."""
+    d = _draft(app)
+    if d.get("counting") is future:
+        d.pop("counting")
+        if app.screen == "stats":
+            app.render(keep_news=True)
+
+
+def counting_card(history: Service) -> ft.Control:
+    """Said while the figures are being counted."""
+    games = history.store.count_games(finished=True)
+    return card(ft.Row([ft.ProgressRing(width=22, height=22, stroke_width=3),
+                        ft.Container(text(f"Counting {games} finished game(s)…", 20, bold=True,
+                                          color=GOLD, ident_="stats-counting"), expand=True)],
+                       spacing=12),
+                text("The figures appear here when they are counted (only the first time: "
+                     "they are kept); other screens work meanwhile.", 16, color=MUTED),
+                color="#241012")
+
+
 def stats_view(app: AppState) -> list[ft.Control]:
     """Filters, then the figures for the games they keep."""
     d = _draft(app)
@@ -226,7 +269,10 @@ def stats_view(app: AppState) -> list[ft.Control]:
     if d["open"]:
         body.append(_filters_panel(app, d))
     history = app.hub.service if app.hub is not None else app.service  # shared: one cache
-    stats = history.stats(**kwargs)
+    stats = figures(app, history, kwargs)
+    if stats is None:
+        body.append(counting_card(history))
+        return frame(app, "Statistics", body, subtitle="Across your finished games")
     summary = card(
         text(f"{stats.games} finished game(s) counted", 20, bold=True, color=GOLD,
              ident_="stats-games"),
