@@ -2,6 +2,7 @@
 where to open it; a websocket from a foreign web origin is refused; nothing of a game is
 readable over HTTP; a second server on the same data folder is refused."""
 
+import gc
 import subprocess
 import sys
 import time
@@ -14,7 +15,12 @@ import pytest
 from companion import network
 from tests.browser.harness import ROOT, free_port
 from tests.table_helpers import make_hub, position
-from views.server import OriginGuard, same_origin, startup_text
+from views.server import (
+    OriginGuard,
+    keep_start_up_out_of_collections,
+    same_origin,
+    startup_text,
+)
 
 
 def test_startup_text_names_every_address_and_the_host_key(monkeypatch) -> None:
@@ -154,3 +160,16 @@ def test_a_second_server_on_the_same_folder_is_refused_clearly(served) -> None:
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+def test_start_up_objects_are_left_out_of_full_collections() -> None:
+    made_at_start = [object() for _ in range(1000)], {"store": list(range(1000))}
+    assert gc.is_tracked(made_at_start[1])
+    before = gc.get_freeze_count()
+    try:
+        keep_start_up_out_of_collections()
+        assert gc.get_freeze_count() >= before + 3  # at least this test's containers
+        gc.collect()  # frozen objects stay where they are: a full pass does not walk them
+        assert gc.get_freeze_count() >= before + 3 and made_at_start[1]["store"][-1] == 999
+    finally:
+        gc.unfreeze()
