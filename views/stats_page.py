@@ -252,6 +252,28 @@ def counting_card(history: Service) -> ft.Control:
                 color="#241012")
 
 
+def figure_cards(app: AppState, stats: Stats) -> list[ft.Control]:
+    """The figures: the summary, then clans and players (or why there are none)."""
+    summary = card(
+        text(f"{stats.games} finished game(s) counted", 20, bold=True, color=GOLD,
+             ident_="stats-games"),
+        text(f"Frenzies per game: {stats.frenzies_per_game:.2f}", 17, ident_="stats-frenzies"),
+        text(f"Diablerie tokens per game (held at the end): {stats.diablerie_per_game:.2f}",
+             17, ident_="stats-diablerie"),
+        *[text(f"Average length with {n.player_count} players: "
+               f"{length_text(round(n.average_seconds))} ({n.games} timed game(s))", 16,
+               ident_=f"stats-length-{n.player_count}") for n in stats.lengths],
+        *[text(f"Round {h.round}: the Prince's Haven winner won the game "
+               f"{h.wins} of {h.games} times ({_pct(h.rate)})" if h.games else
+               f"Round {h.round}: nobody won the Prince's Haven", 16,
+               ident_=f"stats-haven-{h.round}") for h in stats.haven],
+        color="#241012")
+    if stats.games:
+        return [summary, clan_table(stats), *player_cards(app, stats)]
+    return [summary, text("No finished game matches these filters.", 17, color=MUTED,
+                          ident_="stats-empty")]
+
+
 def stats_view(app: AppState) -> list[ft.Control]:
     """Filters, then the figures for the games they keep."""
     d = _draft(app)
@@ -270,27 +292,5 @@ def stats_view(app: AppState) -> list[ft.Control]:
         body.append(_filters_panel(app, d))
     history = app.hub.service if app.hub is not None else app.service  # shared: one cache
     stats = figures(app, history, kwargs)
-    if stats is None:
-        body.append(counting_card(history))
-        return frame(app, "Statistics", body, subtitle="Across your finished games")
-    summary = card(
-        text(f"{stats.games} finished game(s) counted", 20, bold=True, color=GOLD,
-             ident_="stats-games"),
-        text(f"Frenzies per game: {stats.frenzies_per_game:.2f}", 17, ident_="stats-frenzies"),
-        text(f"Diablerie tokens per game (held at the end): {stats.diablerie_per_game:.2f}",
-             17, ident_="stats-diablerie"),
-        *[text(f"Average length with {n.player_count} players: "
-               f"{length_text(round(n.average_seconds))} ({n.games} timed game(s))", 16,
-               ident_=f"stats-length-{n.player_count}") for n in stats.lengths],
-        *[text(f"Round {h.round}: the Prince's Haven winner won the game "
-               f"{h.wins} of {h.games} times ({_pct(h.rate)})" if h.games else
-               f"Round {h.round}: nobody won the Prince's Haven", 16,
-               ident_=f"stats-haven-{h.round}") for h in stats.haven],
-        color="#241012")
-    body.append(summary)
-    if stats.games:
-        body += [clan_table(stats), *player_cards(app, stats)]
-    else:
-        body.append(text("No finished game matches these filters.", 17, color=MUTED,
-                         ident_="stats-empty"))
+    body += [counting_card(history)] if stats is None else figure_cards(app, stats)
     return frame(app, "Statistics", body, subtitle="Across your finished games")
