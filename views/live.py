@@ -254,8 +254,8 @@ class LiveSync:
             except Exception:  # noqa: BLE001 - e.g. the session ended meanwhile
                 log.exception("a screen could not be drawn again")
 
-        if self.loop is not None:
-            self.loop.call_soon_threadsafe(run, context=contextvars.Context())
+        assert self.loop is not None  # set as the app's `later` only with a loop
+        self.loop.call_soon_threadsafe(run, context=contextvars.Context())
 
     def on_change(self, version: int) -> None:
         """A change of the table (any thread): draw this page again soon, once."""

@@ -217,9 +217,9 @@ def _filters_panel(app: AppState, d: dict) -> ft.Control:
 def figures(app: AppState, history: Service, kwargs: dict) -> Stats | None:
     """The figures for these filters, or None while they are being counted: the screen is
     drawn again when they are ready (a page that cannot be drawn from another thread waits)."""
-    future = history.stats_future(**kwargs)
     if app.later is None:
-        return future.result()
+        return history.stats(**kwargs)
+    future = history.stats_future(**kwargs)
     try:
         return future.result(timeout=STATS_WAIT)
     except TimeoutError:
