@@ -37,7 +37,9 @@ SPY = """(() => {
   window.__arrive = null;
   window.WebSocket = function (...args) {
     const ws = new Real(...args);
-    ws.addEventListener('message', () => {
+    ws.addEventListener('message', (ev) => {
+      const size = ev.data.byteLength ?? ev.data.size ?? ev.data.length ?? 0;
+      if (size < 120) return;  // the server's heartbeat, not an update
       if (window.__arrive === null) window.__arrive = performance.timeOrigin + performance.now();
     });
     return ws;
@@ -95,7 +97,8 @@ def seed(data: Path, players: int) -> dict[str, str]:
     here = {"1": {NAMES[i]: ([plain(2)], 0) for i in range(players)}}
     store = TinyDBGameStore(data)
     table = TableHub(store).new_table(position(players, here))
-    out = {"id": table.table_id, "code": table.join_code}
+    out = {"id": table.table_id, "code": table.join_code,
+           **{f"seat{i}": table.seat_code(i) for i in range(players)}}
     store.close()
     return out
 
@@ -126,7 +129,7 @@ def connect(browser, server: Server, t: dict, devices: int) -> tuple[UI, list[tu
                 context=spied(browser, PHONE))
         ui.wait("claim-seat")
         ui.tap(f"pick-{i}")
-        ui.fill("seat-code", t["code"])
+        ui.fill("seat-code", t[f"seat{i}"])
         ui.tap("claim-seat")
         ui.wait("seat-state")
         others.append((ui, "my-blood" if i == 0 else "pool-0"))
@@ -134,7 +137,7 @@ def connect(browser, server: Server, t: dict, devices: int) -> tuple[UI, list[tu
         b = UI(browser, server, path=f"/join/{t['id']}", host=False,
                context=spied(browser, BOARD))
         b.wait("join-board")
-        b.fill("seat-code", t["code"])
+        b.fill("board-code", t["code"])
         b.tap("join-board")
         b.wait("board-prompt")
         others.append((b, "board-blood-0"))

@@ -229,8 +229,8 @@ def _seat_prompt(game: Game, lg: Legal, pending: Pending | None, me: int, choosi
         mine = pending.choices.get(me) if pending else None
         if mine is None:
             return f"{where}: choose Stay or Withdraw."
-        return (f"{where}: you chose {mine.capitalize()}; you may change it until everyone "
-                "has chosen.")
+        # never the choice itself in the banner's large type (a neighbour could read it)
+        return f"{where}: your choice is in; you may change it until everyone has chosen."
     if to_name and pending is not None and any(u not in pending.cards for u in to_name):
         return f"{where}: say what your face-down card(s) here are."
     if take and (pending is None or me not in pending.amounts):

@@ -17,6 +17,7 @@ raises `InputRefused`, and never changes the game. Who may enter what is `compan
 from companion.errors import InputRefused
 from companion.game import Game
 from companion.legal import Legal
+from companion.rules import same_card, taken_cards
 from models.cards import ClanCard
 from models.commands import AnyCommand, ChooseWithdraw, Reveal, TakeBackBlood
 from models.common import location_name
@@ -150,7 +151,49 @@ def name_cards(game: Game, pending: Pending, cards: dict[str, ClanCard]) -> Pend
     if wrong:
         raise InputRefused(f"naming cards refused: {wrong} are not face-down cards to name now; "
                            f"these are {sorted(needed)} (§8.1, §8.2)")
-    return pending.model_copy(update={"cards": {**pending.cards, **cards}})
+    merged = {**pending.cards, **cards}
+    _check_copies(game, cards, merged)
+    return pending.model_copy(update={"cards": merged})
+
+
+def _check_copies(game: Game, new: dict[str, ClanCard], merged: dict[str, ClanCard]) -> None:
+    """Refuse an identity its owner already has face up, or names for another of their cards
+    (§2: one copy of each card), at entry: a wrong name accepted now would block the whole
+    step's command later, and with it every other player's naming.
+
+    Raises:
+        InputRefused: names the player, the card and why.
+    """
+    s = game.state
+    owners = {c.uid: c.owner for loc in s.locations for pos in loc.positions
+              for c in pos.cards}
+    up = taken_cards(s)
+    for uid, card in new.items():
+        owner = owners[uid]
+        name = s.players[owner].name
+        if same_card(card.key(), up.get(owner, [])):
+            raise InputRefused(f"naming cards refused: {name} already has {card.label()} face "
+                               "up this round; each player owns one copy of each card (§2)")
+        twins = [u for u, c in merged.items()
+                 if u != uid and owners.get(u) == owner and same_card(card.key(), [c.key() or ""])]
+        if twins:
+            raise InputRefused(f"naming cards refused: {card.label()} is already named for "
+                               f"another of {name}'s face-down cards; each player owns one "
+                               "copy of each card (§2)")
+
+
+def clear(game: Game, pending: Pending, player: int) -> Pending:
+    """Drop every input entered for this player at this step (their choice before the reveal,
+    the names of their face-down cards, their take-back): the referee's correction of a wrong
+    entry, without undoing anything else."""
+    owners = {c.uid: c.owner for loc in game.state.locations for pos in loc.positions
+              for c in pos.cards}
+    choices = pending.choices if pending.revealed else \
+        {p: c for p, c in pending.choices.items() if p != player}
+    return pending.model_copy(update={
+        "choices": choices,
+        "cards": {u: c for u, c in pending.cards.items() if owners.get(u) != player},
+        "amounts": {p: a for p, a in pending.amounts.items() if p != player}})
 
 
 def take_back(game: Game, pending: Pending, player: int, amount: int) -> Pending:
@@ -195,5 +238,5 @@ def command(game: Game, pending: Pending | None) -> AnyCommand | None:
     return TakeBackBlood(amounts={str(p): a for p, a in pending.amounts.items()})
 
 
-__all__ = ["choose", "choosers", "command", "current", "name_cards", "needed_cards",
+__all__ = ["choose", "choosers", "clear", "command", "current", "name_cards", "needed_cards",
            "step_key", "step_kind", "take_back"]

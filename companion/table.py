@@ -21,7 +21,7 @@ from companion.engine import seat_of
 from companion.errors import InputRefused, RuleError, StaleVersion, TableError
 from companion.game import Action, Game
 from companion.service import Service
-from companion.tables import EPOCH, CodeRefused, TableNotFound, token_hash
+from companion.tables import EPOCH, CodeRefused, TableNotFound, token_hash, with_seat_codes
 from models.cards import ClanCard
 from models.commands import COMMAND_ADAPTER, AnyCommand
 from models.table import Allowed, Board, Choice, Lobby, Pending, Referee, Role, Seat, TableRecord
@@ -41,20 +41,46 @@ def _normal(code: str | None) -> str:
 def _same(given: str | None, code: str) -> bool:
     return hmac.compare_digest(_normal(given).encode(), code.encode())
 
+WHAT_PLAYERS_DID = {
+    "play_card": "{who} played a card", "pass_turn": "{who} passed",
+    "drain": "{who} drained a card of their Alliance", "use_relic": "{who} used their Relic",
+    "peek": "{who} looked at a face-down card", "pick_clan": "{who} picked a clan",
+    "pick_relic": "{who} picked a Relic", "resolve_effect": "{who} resolved a card effect",
+}
+"""What a player's command did, in plain words ({who}: the player's name)."""
+WHAT_THE_TABLE_DID = {
+    "choose_withdraw": "the Stay/Withdraw choices were revealed",
+    "reveal": "the face-down cards were turned up", "next_step": "the table moved on a step",
+    "take_back_blood": "the Blood taken back was entered",
+    "apply_effect": "an effect was applied by hand", "feed": "Feed was entered",
+    "place_allies": "the Allies were placed", "finish_hand_building": "Hand Building ended",
+    "set_first_player": "the first player was chosen", "offer_clans": "the clans were drawn",
+    "offer_relics": "the Relics were drawn",
+    "place_location_cards": "the Location cards were placed",
+}
+"""What a whole-table command did, in plain words."""
+
+
 def describe(command: AnyCommand, game: Game) -> str:
-    """A few words on an action, for "the table changed: ..." (names no secret)."""
+    """Who did what, in a few plain words, for "the table changed: ..." and the news of an
+    undo (names no secret: a face-down card stays "a card")."""
     s = game.state
     kind = command.type
-    if kind == "choose_withdraw":
-        return "Stay/Withdraw revealed"
+    if kind in WHAT_THE_TABLE_DID:
+        return WHAT_THE_TABLE_DID[kind]
     ref = getattr(command, "player", None)
+    if kind == "resolve_effect":
+        owners = {c.uid: c.owner for loc in s.locations for pos in loc.positions
+                  for c in pos.cards}
+        ref = owners.get(command.card)
     words = kind.replace("_", " ")
-    if ref is None:
-        return words
     try:
-        return f"{s.players[seat_of(s, ref)].name}: {words}"
-    except ValueError:
-        return words
+        who = s.players[seat_of(s, ref)].name if ref is not None else None
+    except RuleError:
+        who = None
+    if who is None:
+        return f"the referee entered: {words}"
+    return WHAT_PLAYERS_DID.get(kind, "{who}: " + words).format(who=who)
 
 
 class Table:
@@ -73,6 +99,9 @@ class Table:
         self._log: deque[tuple[int, str]] = deque(maxlen=64)
         self._listeners: list[Listener] = []
         self.closed = False
+        self.taken_back: tuple[int, str] | None = None
+        """After an undo or a redo: the number of actions it left and what it said ("the
+        referee took back: Bo played a card"), so every device tells it as its news."""
 
     # --- what anyone may read ----------------------------------------------------------------
 
@@ -88,8 +117,19 @@ class Table:
 
     @property
     def join_code(self) -> str:
-        """Code to claim a seat (show it only on the host's and the referee's screens)."""
+        """Code of the board, when viewers need one (the referee's screen shows it)."""
         return self._record.join_code
+
+    def seat_code(self, player: int) -> str:
+        """The code that claims this player's seat, and no other (the referee's screen shows
+        it to that player).
+
+        Raises:
+            TableError: no such player.
+        """
+        with self._lock:
+            self._check_player(player)
+            return self._record.seat_codes[player]
 
     @property
     def referee_code(self) -> str:
@@ -188,10 +228,11 @@ class Table:
     # --- joining -------------------------------------------------------------------------------
 
     def claim_seat(self, device: str, player: int, code: str, client: str | None = None) -> Seat:
-        """Make this device the player's seat (its former role here is given up).
+        """Make this device the player's seat with that seat's own code (its former role here
+        is given up).
 
         Raises:
-            CodeRefused: wrong join code, or locked out (`RateLimited`).
+            CodeRefused: no code, the wrong code for this seat, or locked out (`RateLimited`).
             TableError: no such player; the seat is held by another device (the referee can
                 free it); not a device token; the table closed.
         """
@@ -202,12 +243,13 @@ class Table:
             if not isinstance(player, int) or not 0 <= player < n:
                 raise TableError(f"claiming a seat refused: there is no player {player!r} "
                                  f"(0 to {n - 1})")
-            self._check_code(h, client, code, self.join_code)
+            name = self.game.state.players[player].name
+            self._check_code(h, client, code, self._record.seat_codes[player],
+                             what=f"{name}'s seat")
             role = Seat(player=player)
             holder = self._record.seats.get(player)
             if holder == h:
                 return role
-            name = self.game.state.players[player].name
             if holder is not None:
                 raise TableError(f"claiming a seat refused: {name}'s seat is held by another "
                                  "device; the referee can free it")
@@ -226,7 +268,7 @@ class Table:
         with self._lock:
             self._check_open()
             self._check_code(h, client, code, self.referee_code,
-                             also=self._hub.is_host(code or ""))
+                             also=self._hub.is_host(code or ""), what="the referee")
             if h in self._record.referees:
                 return Referee()
             v = self._change("a referee joined", self._with_role(h, Referee()))
@@ -246,7 +288,7 @@ class Table:
             self._check_open()
             if not self.allow_viewers:
                 self._check_code(h, client, code, self.join_code,
-                                 also=_same(code, self.referee_code))
+                                 also=_same(code, self.referee_code), what="the board")
             if h in self._record.boards:
                 return Board()
             v = self._change("a board joined", self._with_role(h, Board()))
@@ -267,7 +309,9 @@ class Table:
         self._notify(v)
 
     def free_seat(self, device: str, player: int, version: int) -> None:
-        """Referee: free a player's seat (e.g. a lost phone) so another device can claim it.
+        """Referee: free a player's seat (e.g. a lost phone) so that player can claim it again
+        from another device. The seat gets a new code: whoever saw the old one (or holds the
+        lost phone) cannot take it, nor see the player's pending secret choice.
 
         Raises:
             AccessError: not the referee. StaleVersion. TableError: no such player.
@@ -279,9 +323,11 @@ class Table:
             if player not in self._record.seats:
                 return
             seats = {p: d for p, d in self._record.seats.items() if p != player}
+            codes = {p: c for p, c in self._record.seat_codes.items() if p != player}
+            record = self._record.model_copy(update={"seats": seats, "seat_codes": codes})
+            record = with_seat_codes(record, len(self.game.state.players))
             name = self.game.state.players[player].name
-            v = self._change(f"{name}'s seat was freed",
-                             self._record.model_copy(update={"seats": seats}))
+            v = self._change(f"{name}'s seat was freed", record)
         self._notify(v)
 
     def set_allow_viewers(self, device: str, allow: bool, version: int) -> None:
@@ -344,12 +390,18 @@ class Table:
             action = getattr(self._service, which)()
             word = "took back" if which == "undo" else "played again"
             what = describe(action.command, self.game)
-            v = self._after_game_change([f"the referee {word}: {what}"])
+            news = f"the referee {word}: {what}"
+            self.taken_back = (len(self.game.actions), news)
+            v = self._after_game_change([news])
         self._notify(v)
         return action
 
-    def choose(self, device: str, player: int, choice: Choice | None, version: int) -> None:
+    def choose(self, device: str, player: int, choice: Choice | None,
+               version: int | None = None) -> None:
         """Enter, change or (None) take back a secret Stay/Withdraw (§8.1).
+
+        Independent of what the device saw (`version` is not checked): every player chooses at
+        the same moment, and the step itself is checked.
 
         A seat chooses for its own player; the referee for a player whose seat is free. When
         the last present player has chosen, the choices are revealed together; once the
@@ -357,11 +409,11 @@ class Table:
         played.
 
         Raises:
-            StaleVersion. AccessError. InputRefused: not the Withdraw step, the player is not
-                there, or the choices are already revealed. TableError: no such player.
+            AccessError. InputRefused: not the Withdraw step, the player is not there, or the
+                choices are already revealed. TableError: no such player.
         """
         with self._lock:
-            role = self._begin(device, version)
+            role = self._role(device)
             self._check_player(player)
             access.check_choose(role, player, self.game.state, self._record.seats)
             before = self._pending() or Pending(key="")
@@ -372,19 +424,22 @@ class Table:
         self._notify(v)
 
     def name_cards(self, device: str, cards: dict[str, ClanCard | dict[str, Any]],
-                   version: int) -> None:
+                   version: int | None = None) -> None:
         """Enter identities of face-down cards being turned up (withdrawing players' cards
         after the choices are revealed, §8.1; every face-down card at Revelation, §8.2).
 
-        A seat names only its own player's cards; the referee any. When all are named, the
-        one command (`choose_withdraw` or `reveal`) is played.
+        A seat names only its own player's cards; the referee any. Each name is checked when
+        it is entered (a card its owner already has face up, or names twice, is refused now,
+        so one wrong entry can never block the others). When all are named, the one command
+        (`choose_withdraw` or `reveal`) is played. Independent of what the device saw
+        (`version` is not checked).
 
         Raises:
-            StaleVersion. AccessError. InputRefused: not a card to name now.
+            AccessError. InputRefused: not a card to name now, or a copy its owner already has.
             pydantic.ValidationError: a malformed identity.
         """
         with self._lock:
-            role = self._begin(device, version)
+            role = self._role(device)
             if not isinstance(cards, dict) or not cards:
                 raise InputRefused("naming cards refused: give card uids and identities")
             named = {u: c if isinstance(c, ClanCard) else ClanCard.model_validate(c)
@@ -396,22 +451,48 @@ class Table:
             v = self._collected(pending, [f"{len(named)} face-down card(s) named"])
         self._notify(v)
 
-    def take_back(self, device: str, player: int, amount: int, version: int) -> None:
+    def take_back(self, device: str, player: int, amount: int,
+                  version: int | None = None) -> None:
         """Enter the Blood a player takes back after a Succubus Club Location (§15).
 
         When every player with Blood there has answered, one `take_back_blood` is played.
+        Independent of what the device saw (`version` is not checked).
 
         Raises:
-            StaleVersion. AccessError. InputRefused: not now, or out of range.
+            AccessError. InputRefused: not now, or out of range.
         """
         with self._lock:
-            role = self._begin(device, version)
+            role = self._role(device)
             self._check_player(player)
             access.check_own(role, {player}, self.game.state, "taking back Blood")
             before = self._pending() or Pending(key="")
             pending = collect.take_back(self.game, before, player, amount)
             name = self.game.state.players[player].name
             v = self._collected(pending, [f"{name} takes back {amount} Blood"])
+        self._notify(v)
+
+    def clear_input(self, device: str, player: int, version: int) -> None:
+        """Referee: clear what was entered for one player at this step (their secret choice
+        before the reveal, the names of their face-down cards, their take-back), so a wrong
+        entry is corrected without undoing anything else. The player enters it again.
+
+        Raises:
+            AccessError: not the referee. StaleVersion. TableError: no such player.
+            InputRefused: nothing is being collected now.
+        """
+        with self._lock:
+            role = self._begin(device, version)
+            access.check_referee(role, self.game.state, "clearing a player's entry")
+            self._check_player(player)
+            before = self._pending()
+            if before is None:
+                raise InputRefused("clearing an entry refused: nothing is being entered now")
+            pending = collect.clear(self.game, before, player)
+            if pending == before:
+                return
+            name = self.game.state.players[player].name
+            v = self._change(f"the referee cleared {name}'s entry",
+                             self._record.model_copy(update={"pending": pending}))
         self._notify(v)
 
     # --- inside the lock -----------------------------------------------------------------------
@@ -440,15 +521,20 @@ class Table:
             raise TableError(f"there is no player {player!r} at this table")
 
     def _check_code(self, h: str, client: str | None, code: str | None, expected: str, *,
-                    also: bool = False) -> None:
-        keys = [f"table:{self.table_id}", f"device:{h}"] + ([f"client:{client}"] if client
-                                                            else [])
+                    also: bool = False, what: str = "this table") -> None:
+        """Accept the right code (clearing this device's and address's wrong tries); refuse
+        a wrong one and count it against this device and its address only. No code at all is
+        refused without counting (a tap before typing is no guess)."""
+        keys = [f"device:{h}"] + ([f"client:{client}"] if client else [])
         limiter = self._hub.limiter
         limiter.check(keys)
-        if not (also or _same(code, expected)):
-            limiter.failed(keys)
-            raise CodeRefused("wrong code for this table")
-        limiter.succeeded(keys[1:])
+        if also or _same(code, expected):
+            limiter.succeeded(keys)
+            return
+        if not _normal(code):
+            raise CodeRefused(f"type the code for {what} first")
+        limiter.failed(keys)
+        raise CodeRefused(f"wrong code for {what}")
 
     def _pending(self) -> Pending | None:
         return collect.current(self.game, self._record.pending)

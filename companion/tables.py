@@ -9,15 +9,20 @@ Model:
   atomically at every change of them, and come back after a restart (`get(table_id)`).
 - A device is known by a random *device token* it keeps (the phone's local storage); the table
   remembers only its hash. A device holds one role at a table (`models.table`): it claims a
-  player seat with the table's *join code*, becomes the referee with the *referee code* (or the
-  hub's *host key*), or joins the board (no code if the host allows viewers). Wrong codes are
-  rate-limited per table, per device and per client address (`RateLimiter`).
+  player seat with *that seat's code* (each seat has its own, made anew when the referee frees
+  the seat), becomes the referee with the *referee code* (or the hub's *host key*), or joins
+  the board with the *board code* (none if the host allows viewers). Wrong codes are
+  rate-limited per device and per client address, never per table, so one device's wrong
+  tries cannot lock the others out; a right code clears them (`RateLimiter`).
 - The table has a *version*: an integer that grows at every change (action, undo, redo, seat
   claimed or freed, secret choice entered, changed or taken back, card named...). It is
   `epoch * EPOCH + n`, where the stored epoch grows at every load, so a version is never
-  reused after a restart. Every device action carries the version its screen was drawn from;
-  an older one is refused with `StaleVersion` ("the table changed: ...") and changes nothing
-  (joining carries none: a seat claim is judged on the seat itself).
+  reused after a restart. An action that depends on what the device saw (an engine command,
+  undo, redo, freeing a seat) carries the version its screen was drawn from; an older one is
+  refused with `StaleVersion` ("the table changed: ...") and changes nothing. Inputs each
+  player gives independently (a secret Stay/Withdraw, naming one's own face-down cards, a
+  take-back) carry none: they are judged on the step itself, so several entered at the same
+  instant are all accepted. Joining carries none either: a seat claim is judged on the seat.
   One lock per table makes each action atomic: of two taps sent with the same version, the
   second is stale.
 - Who may do what is `companion.access`; the per-player inputs that become one command
@@ -89,6 +94,21 @@ def new_code(length: int) -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(length))
 
 
+def with_seat_codes(record: TableRecord, players: int) -> TableRecord:
+    """The record with a code of its own for every seat that has none (a new table, or one
+    stored before seats had their own codes); each differs from the table's other codes."""
+    codes = dict(record.seat_codes)
+    used = {record.join_code, record.referee_code, *codes.values()}
+    for player in range(players):
+        while player not in codes:
+            code = new_code(JOIN_CODE_LENGTH)
+            if code not in used:
+                codes[player] = code
+                used.add(code)
+    return record if codes == record.seat_codes else \
+        record.model_copy(update={"seat_codes": codes})
+
+
 def new_device_token() -> str:
     """A random device token (the phone keeps it in its local storage)."""
     return secrets.token_urlsafe(24)
@@ -107,14 +127,14 @@ def token_hash(device: str) -> str:
 
 
 class RateLimiter:
-    """Wrong-code lockout per key ("table:<id>", "device:<hash>", "client:<address>").
+    """Wrong-code lockout per key ("device:<hash>", "client:<address>").
 
-    After `free` wrong codes (5 per device or address, 20 per table), each further one locks
+    After `free` wrong codes (5 per device or address), each further one locks
     the key for 2, 4, 8... seconds (at most `cap`); a key is forgotten after `forget` quiet
     seconds. In memory only: a restart clears it. `clock` is injectable for tests.
     """
 
-    FREE = {"table": 20, "device": 5, "client": 5}
+    FREE = {"device": 5, "client": 5}
 
     def __init__(self, clock: Callable[[], float] = time.monotonic, *, cap: float = 900,
                  forget: float = 3600):
@@ -328,6 +348,7 @@ class TableHub:
                              join_code=new_code(JOIN_CODE_LENGTH),
                              referee_code=new_code(REFEREE_CODE_LENGTH),
                              allow_viewers=allow_viewers, epoch=1)
+        record = with_seat_codes(record, len(game.state.players))
         self.save_record(record)
         return self._start(record, game)
 
@@ -346,6 +367,7 @@ class TableHub:
 
         record = record.model_copy(update={"epoch": record.epoch + 1})
         record = record.model_copy(update={"pending": current(game, record.pending)})
+        record = with_seat_codes(record, len(game.state.players))
         self.save_record(record)
         del self._stored[table_id]
         return self._start(record, game)
@@ -362,4 +384,4 @@ class TableHub:
 
 
 __all__ = ["CodeRefused", "RateLimited", "RateLimiter", "TableHub", "TableNotFound",
-           "new_device_token", "token_hash"]
+           "new_device_token", "token_hash", "with_seat_codes"]

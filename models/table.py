@@ -75,7 +75,11 @@ class TableRecord(Frozen):
     game_id: str = Field(pattern=r"^[A-Za-z0-9_-]{1,64}$")
     """The game played at this table."""
     join_code: str = Field(min_length=4, max_length=12)
-    """Code a phone types to claim a player seat (or to join the board)."""
+    """Code of the board (when viewers need one). Records stored before seats had codes of
+    their own used it for every seat."""
+    seat_codes: dict[int, str] = {}
+    """Player seat → the code that claims that seat only (made for missing seats on load;
+    made anew when the referee frees the seat)."""
     referee_code: str = Field(min_length=4, max_length=12)
     """Code that makes a device the referee."""
     epoch: int = Field(default=0, ge=0)

@@ -87,7 +87,7 @@ def seated(table: Table, dev: Devices, *, board: bool = True) -> None:
     """The referee (dev.ref), a seat per player (dev.ann, dev.bo...) and a board (dev.board)."""
     table.claim_referee(dev.ref, table.referee_code)
     for i, p in enumerate(table.game.state.players):
-        table.claim_seat(getattr(dev, p.name.lower()), i, table.join_code)
+        table.claim_seat(getattr(dev, p.name.lower()), i, table.seat_code(i))
     if board:
         table.join_board(dev.board, table.join_code)
 

@@ -83,7 +83,7 @@ table = hub.new_table(position(3, {"1": {"Ann": ([DOWN], 1), "Bo": ([plain(3)], 
                                          "Cy": ([plain(2)], 0)}}))
 table.claim_referee(ref, table.referee_code)
 for i, token in enumerate((ann, bo, cy)):
-    table.claim_seat(token, i, table.join_code)
+    table.claim_seat(token, i, table.seat_code(i))
 table.choose(ann, 0, "withdraw", table.version)
 table.choose(bo, 1, "stay", table.version)
 print(table.table_id, table.version, flush=True)
@@ -111,8 +111,8 @@ def test_a_killed_server_comes_back_with_seats_and_secret_choices(tmp_path):
     ref = table.view(dev.ref).withdraw
     assert (ref.chosen, ref.of, ref.mine, ref.revealed) == (2, 3, None, None)
     with pytest.raises(StaleVersion, match="server restarted"):
-        table.choose(dev.cy, 2, "stay", int(version))
-    table.choose(dev.cy, 2, "withdraw", table.version)
+        table.undo(dev.ref, int(version))  # drawn before the restart: refused
+    table.choose(dev.cy, 2, "withdraw", int(version))  # an own choice carries no version
     assert table.view_for(Board()).withdraw.revealed == {0: "withdraw", 1: "stay",
                                                          2: "withdraw"}
     assert not table.game.actions  # Ann's face-down card is still to be named

@@ -4,6 +4,7 @@
 import pytest
 
 from companion.errors import AccessError, InputRefused, StaleVersion
+from companion.tables import CodeRefused
 from models.table import Board, Referee, Seat
 from tests.table_helpers import (
     DOWN,
@@ -79,8 +80,9 @@ def test_who_has_chosen_is_not_shown_either(tmp_path, dev):
 
 
 def _stale_error(table, dev):
+    """The refusal of an action drawn before the two choices (it names no chooser)."""
     with pytest.raises(StaleVersion) as info:
-        table.choose(dev.cy, 2, "stay", table.version - 2)
+        table.undo(dev.ref, table.version - 2)
     return info.value
 
 
@@ -115,7 +117,7 @@ def test_the_last_choice_plays_one_choose_withdraw_revealing_all(tmp_path, dev):
     assert table.game.state.step == "revelation"  # Ann's and Cy's face-down cards remain
     assert table.view_for(Board()).withdraw is None
     assert len(heard) == 3
-    assert "Stay/Withdraw revealed" in table.view_for(Board()).last_change
+    assert "the Stay/Withdraw choices were revealed" in table.view_for(Board()).last_change
 
 
 def test_withdrawing_face_down_cards_wait_for_their_owner_to_name_them(tmp_path, dev):
@@ -162,8 +164,8 @@ def test_the_referee_chooses_for_a_player_without_a_phone(tmp_path, dev):
     table = make_hub(tmp_path).new_table(position(3, {"1": {
         "Ann": ([plain(1)], 0), "Bo": ([plain(3)], 0), "Cy": ([plain(2)], 0)}}))
     table.claim_referee(dev.ref, table.referee_code)
-    table.claim_seat(dev.ann, 0, table.join_code)
-    table.claim_seat(dev.bo, 1, table.join_code)  # Cy has no phone
+    table.claim_seat(dev.ann, 0, table.seat_code(0))
+    table.claim_seat(dev.bo, 1, table.seat_code(1))  # Cy has no phone
     assert table.view(dev.ref).allowed.choose == [2]
     with unchanged(table), pytest.raises(AccessError, match="own device"):
         table.choose(dev.ref, 0, "stay", table.version)
@@ -296,3 +298,109 @@ def test_the_succubus_club_take_back_is_collected_per_player(tmp_path, dev):
     table.take_back(dev.bo, 1, 1, table.version)
     assert table.game.actions[-1].command.type == "take_back_blood"
     assert [p.blood for p in table.game.state.players][:2] == [blood[0] + 3, blood[1] + 1]
+
+
+# --- independent inputs, checked at entry ------------------------------------------------------
+
+def test_choices_entered_at_the_same_instant_are_all_accepted(tmp_path, dev):
+    """Three phones drawn from the same version choose at once: no refusal as stale."""
+    table = withdraw_table(tmp_path, dev)
+    drawn = table.version
+    table.choose(dev.bo, 1, "stay", drawn)
+    table.choose(dev.ann, 0, "stay", drawn)
+    table.choose(dev.cy, 2, "withdraw", drawn)
+    assert table.view_for(Board()).withdraw.revealed == {0: "stay", 1: "stay", 2: "withdraw"}
+
+
+def test_choices_from_threads_at_once_are_all_accepted(tmp_path, dev):
+    import threading
+
+    table = withdraw_table(tmp_path, dev, loc="haven")
+    drawn, start, errors = table.version, threading.Barrier(3), []
+
+    def choose(device, player):
+        start.wait()
+        try:
+            table.choose(device, player, "stay", drawn)
+        except Exception as err:  # noqa: BLE001 - collected and asserted below
+            errors.append(err)
+
+    threads = [threading.Thread(target=choose, args=(d, p))
+               for d, p in ((dev.ann, 0), (dev.bo, 1), (dev.cy, 2))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert [a.command.type for a in table.game.actions] == ["choose_withdraw"]
+
+
+def named(uid_id: str, power: int = 3) -> dict:
+    """A clan card identity with an id (so it can be a copy of another)."""
+    return {"id": uid_id, "power": power, "kind": "conflict"}
+
+
+def revelation_table(tmp_path, dev):
+    """Revelation at Location #1 (everyone stayed): Ann has a face-down card there; Cy has
+    NO-HUNT face up and a face-down card."""
+    table = make_hub(tmp_path).new_table(position(3, {"1": {
+        "Ann": ([DOWN], 0), "Bo": ([plain(3)], 0),
+        "Cy": ([named("NO-HUNT"), DOWN], 0)}}, resolution_location="1"))
+    seated(table, dev)
+    for device, player in ((dev.ann, 0), (dev.bo, 1), (dev.cy, 2)):
+        table.choose(device, player, "stay")
+    assert table.game.state.step == "revelation"
+    return table
+
+
+def test_a_wrong_naming_is_refused_at_entry_and_never_blocks_the_others(tmp_path, dev):
+    table = revelation_table(tmp_path, dev)
+    loc = table.game.state.locations[0]
+    ann_uid = loc.positions[0].cards[0].uid
+    cy_uid = next(c.uid for c in loc.positions[2].cards if not c.face_up)
+    # Cy names her face-down card as the card she already has face up: refused now
+    with unchanged(table), pytest.raises(InputRefused, match="Cy already has .* face up"):
+        table.name_cards(dev.cy, {cy_uid: named("NO-HUNT")})
+    table.name_cards(dev.ann, {ann_uid: named("BR-RAGE", 2)})  # Ann's is accepted
+    assert len(table.game.actions) == 1
+    table.name_cards(dev.cy, {cy_uid: named("NO-PROWL", 1)})  # Cy corrects: all in
+    assert [a.command.type for a in table.game.actions] == ["choose_withdraw", "reveal"]
+
+
+def test_the_referee_clears_a_pending_naming(tmp_path, dev):
+    table = revelation_table(tmp_path, dev)
+    loc = table.game.state.locations[0]
+    cy_uid = next(c.uid for c in loc.positions[2].cards if not c.face_up)
+    table.name_cards(dev.cy, {cy_uid: named("NO-PROWL", 1)})
+    assert cy_uid in table.view_for(Board()).naming.named
+    with unchanged(table), pytest.raises(AccessError, match="only the referee"):
+        table.clear_input(dev.ann, 2, table.version)
+    table.clear_input(dev.ref, 2, table.version)
+    assert cy_uid not in table.view_for(Board()).naming.named
+    assert [a.command.type for a in table.game.actions] == ["choose_withdraw"]  # nothing undone
+    assert "cleared Cy's entry" in table.view_for(Board()).last_change
+
+
+def test_the_referee_clears_a_secret_choice_without_seeing_it(tmp_path, dev):
+    table = withdraw_table(tmp_path, dev)
+    table.choose(dev.bo, 1, "withdraw")
+    table.clear_input(dev.ref, 1, table.version)
+    assert table.view(dev.bo).withdraw.mine is None
+    assert table.view_for(Board()).withdraw.chosen == 0
+
+
+def test_a_freed_seat_shows_its_pending_choice_only_with_its_new_code(tmp_path, dev):
+    table = withdraw_table(tmp_path, dev)
+    table.choose(dev.bo, 1, "withdraw")
+    old = table.seat_code(1)
+    table.free_seat(dev.ref, 1, table.version)  # Bo's phone is lost
+    for code in (old, table.seat_code(0), table.seat_code(2), table.join_code):
+        with unchanged(table), pytest.raises(CodeRefused):
+            table.claim_seat(dev.thief, 1, code)
+    for role in (Board(), Referee(), Seat(player=0)):
+        assert table.view_for(role).withdraw.mine is None
+        assert "withdraw" not in table.view_for(role).model_dump_json(
+            include={"withdraw", "allowed", "prompt", "last_change"}).replace(
+            '"withdraw":{', "")
+    table.claim_seat(dev.newphone, 1, table.seat_code(1))
+    assert table.view(dev.newphone).withdraw.mine == "withdraw"

@@ -154,6 +154,7 @@ def test_planning_offers_only_legal_blood_and_face_down_has_no_identity(app: App
     assert "id" not in app.draft("plan")["card"]  # no identity asked for a face-down card
     assert find(r, "play").content == "Play face down at Location #1"
     click(r, "blood-2")
+    assert find(r, "play").content == "Play face down at Location #1 + 2 Blood"  # all it does
     click(r, "play")
     s = app.game.state
     card = s.locations[0].positions[0].cards[0]

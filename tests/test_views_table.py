@@ -53,9 +53,9 @@ def at_table(hub: TableHub, start, n_seats: int = 3):
     ref.go("game")
     table = ref.table
     assert table is not None
-    phones = [seat(hub, table.table_id, i, table.join_code) for i in range(n_seats)]
+    phones = [seat(hub, table.table_id, i, table.seat_code(i)) for i in range(n_seats)]
     board = device(hub, f"/join/{table.table_id}")
-    type_in(board.root, "seat-code", table.join_code)
+    type_in(board.root, "board-code", table.join_code)
     click(board.root, "join-board")
     return ref, phones, board, table
 
@@ -109,9 +109,21 @@ def test_roles_get_their_screens(hub) -> None:
         app.open_address("/game/log")  # the referee's screens stay the referee's
         assert app.screen == "game"
     click(ref.root, "to-host")
-    assert has(ref.root, "join-code") and value(ref.root, "join-code") == " ".join(
-        table.join_code)
+    shown = all_text(ref)  # a screen turned to the table: no code until asked for
+    assert not any(code in shown.replace(" ", "") for code in (
+        table.join_code, table.referee_code, *(table.seat_code(i) for i in range(3))))
+    click(ref.root, "show-board-code")
+    assert value(ref.root, "join-code") == " ".join(table.join_code)
+    click(ref.root, "show-referee-code")  # one at a time
+    assert not has(ref.root, "join-code")
+    assert value(ref.root, "referee-code") == " ".join(table.referee_code)
     assert value(ref.root, "seat-0") == "on a phone"
+    assert not has(ref.root, "show-code-0")  # a held seat's code is not shown
+    click(ref.root, "free-0")  # asks first
+    assert ref.question is not None and table.role_of(phones[0].device) is not None
+    ref.answer(True)
+    assert table.role_of(phones[0].device) is None
+    assert value(ref.root, "seat-code-0") == " ".join(table.seat_code(0))  # the new code
 
 
 ACTION_IDS = ("play", "pass", "loc-pick", "face-", "blood-", "drain-", "relic-use", "peek-",
@@ -171,8 +183,11 @@ def test_a_freed_seat_sends_the_phone_back_to_the_join_screen(hub) -> None:
     ref, phones, board, table = at_table(hub, position(3, phase="planning"))
     ref.go("host")
     click(ref.root, "free-1")
+    ref.answer(True)  # confirmed
     assert ref.error is None and value(ref.root, "seat-1").startswith("free")
     assert has(phones[1].root, "claim-seat") and phones[1].role is None
+    assert "no longer holds Bo's seat: the referee freed it" in (phones[1].error or "")
+    assert has(phones[1].root, "error")  # said on the join screen, not a silent fall back
 
 
 # --- the secret Stay/Withdraw ----------------------------------------------------------------
@@ -363,3 +378,108 @@ def test_a_pushed_redraw_keeps_what_did_not_change_on_each_device(hub) -> None:
     assert find(board.root, "board-blood-1") is kept["board-bo"]
     assert find(board.root, "board-blood-2") is kept["board-cy"]
     assert value(bo.root, "seat-state") == "Your turn!"  # Bo's banner is new: his turn now
+
+
+# --- every seat finishes its own turn ------------------------------------------------------------
+
+def _own_effect_due(hub, key: str):
+    """A table where Ann's card with effect `key` is due at its step; Ann and Bo on phones."""
+    from companion.effects import EFFECT_STEP
+
+    step = EFFECT_STEP[key]
+    ref, phones, board, table = at_table(hub, position(3, {"1": {
+        "Ann": ([plain(3, step, effect=key)], 1), "Bo": ([plain(4)], 1)}}), n_seats=2)
+    ann, bo = phones
+    click(ann.root, "choose-stay-0")  # secret Stay on each phone
+    click(bo.root, "choose-stay-1")
+    for _ in range(4):  # the referee moves the table on until the card acts
+        if "resolve_effect" in table.allowed(Seat(player=0)).commands:
+            break
+        table.act(ref.device, {"type": "next_step"}, table.version)
+    assert "resolve_effect" in table.allowed(Seat(player=0)).commands, key
+    return ref, ann, bo, table
+
+
+@pytest.mark.parametrize("key", ["BR01", "BR07", "GA02", "NO07", "BR04", "TR05"])
+def test_a_seat_applies_its_own_due_effect_with_no_referee_tap(hub, key) -> None:
+    ref, ann, bo, table = _own_effect_due(hub, key)
+    uid = table.game.legal().next_due[0]
+    assert value(ann.root, "seat-state").startswith("Your card effect")
+    assert "with the button below" in all_text(ann)
+    assert has(ann.root, "due-0-apply") or has(ann.root, "due-0-decline")  # the button is there
+    assert not any(i.startswith("due-") for i in action_ids(bo))  # not Bo's to resolve
+    actions = len(table.game.actions)
+    click(ann.root, "due-0-apply" if has(ann.root, "due-0-apply") else "due-0-decline")
+    assert ann.error is None, ann.error
+    assert len(table.game.actions) == actions + 1
+    assert uid not in [d.uid for d in table.game.legal().due]  # resolved by Ann herself
+    done = table.game.actions[-1].command
+    assert done.type == "resolve_effect" and done.card == uid
+
+
+@pytest.mark.parametrize("key", ["NO07", "TR05"])
+def test_a_seat_may_decline_or_apply_its_optional_effect(hub, key) -> None:
+    ref, ann, bo, table = _own_effect_due(hub, key)
+    assert has(ann.root, "due-0-apply") and has(ann.root, "due-0-decline")  # both offered
+    click(ann.root, "due-0-decline")
+    done = table.game.actions[-1].command
+    assert done.type == "resolve_effect" and done.accept is False
+
+
+def test_an_undo_is_told_on_every_device(hub) -> None:
+    ref, phones, board, table = at_table(hub, position(3, phase="planning"))
+    ann, bo, cy = phones
+    click(ann.root, "loc-pick-1")
+    click(ann.root, "face-down")
+    click(ann.root, "play")
+    assert "Ann" in " ".join(bo.notice)
+    click(ref.root, "undo")
+    for phone in (ann, bo, cy):
+        assert phone.notice == ["The referee took back: Ann played a card."], phone.notice
+        assert "Just happened" in all_text(phone)
+    assert value(ann.root, "seat-state").startswith("Your turn")
+
+
+def test_a_stale_refusal_says_who_did_what_in_plain_words(hub) -> None:
+    ref, phones, board, table = at_table(hub, position(3, phase="planning"))
+    ann = phones[0]
+    drawn = ref.version
+    click(ann.root, "loc-pick-1")
+    click(ann.root, "face-down")
+    click(ann.root, "play")
+    ref.version = drawn  # the referee's screen was drawn before Ann's play
+    ref.undo()
+    assert ref.error is not None and "Ann played a card" in ref.error
+    assert "play card" not in ref.error and "_" not in ref.error
+
+
+def test_each_phase_tells_a_seat_what_to_do_at_the_table(hub) -> None:
+    ref, phones, board, table = at_table(hub, position(3, phase="hand_building"))
+    assert value(phones[0].root, "seat-state") == "Draw your cards"
+    assert "Draw 3 from your Clan deck, keep 2" in value(phones[0].root, "seat-prompt")
+    assert "Nothing to do now" not in all_text(phones[1])
+
+
+def test_the_seat_title_shows_its_own_state_not_the_actors(hub) -> None:
+    ref, phones, board, table = at_table(hub, position(3, phase="planning"))
+    for phone in phones[1:]:  # Ann's turn: Bo's and Cy's subtitles say nothing of Ann's pool
+        assert value(phone.root, "status") == "Round 1 · Planning"
+
+
+def test_the_naming_picker_offers_no_card_already_face_up(hub) -> None:
+    card = {"id": "BR-HUNT", "name": "Hunt", "power": 3, "kind": "conflict"}
+    ref, phones, board, table = at_table(hub, position(3, {"1": {
+        "Ann": ([card, {"face_up": False}], 0), "Bo": ([plain(2)], 0)}}), n_seats=2)
+    click(phones[0].root, "choose-stay-0")
+    click(phones[1].root, "choose-stay-1")
+    assert table.game.state.step == "revelation"
+    uid = table.view_for(Seat(player=0)).naming.needed[0][0]
+    offered = {i for i in ids(phones[0].root) if i.startswith(f"name-{uid}-")}
+    assert offered and f"name-{uid}-BR-HUNT" not in offered
+
+
+def test_a_seats_news_never_points_to_a_log_it_cannot_open(hub) -> None:
+    ref, phones, board, table = at_table(hub, position(3, phase="planning"))
+    phones[1].say([f"line {i} " + "x" * 60 for i in range(20)])
+    phones[1].render(keep_news=True)
+    assert "read them in the Log" not in all_text(phones[1])

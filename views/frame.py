@@ -169,6 +169,8 @@ def news(app: AppState) -> list[ft.Control]:
         shown.append(sentence)
         budget -= cost
     rest = len(app.notice) - len(shown)
+    if rest and not app.is_referee:  # a seat or the board has no Log: every line, here
+        shown, rest = list(app.notice), 0
     more = bool(rest) and app.service.game is not None and app.screen in ("game", "table")
     # The same news (e.g. the same effect applied again) is kept as it is on screen.
     out.append(app.memo("notice", (tuple(shown), rest, more),

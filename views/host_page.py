@@ -1,5 +1,6 @@
-"""The host screen of a table (issue 11, item 2): its join address on every network interface,
-a QR code of it, the join and referee codes, who holds which seat, and the viewers setting."""
+"""The referee's join screen of a table: its join address on every network interface and a QR
+code of it, who holds which seat, each seat's own code (with a QR that fills it in) shown on
+request one at a time, the board code and the referee code on request, the viewers setting."""
 
 import io
 
@@ -20,9 +21,20 @@ def qr_png(url: str) -> bytes:
 
 
 def on_seat_free(app: AppState, player: int) -> None:
-    """Free a player's seat (a lost or flat phone) so another device can claim it."""
-    assert app.table is not None
-    app.table_call(app.table.free_seat, player)
+    """Free a player's seat (a lost or flat phone), after a confirmation: the seat gets a new
+    code, shown here for that player to take it back on another device."""
+    assert app.table is not None and app.view is not None
+    name = app.view.state.players[player].name
+
+    def free() -> None:
+        assert app.table is not None
+        if app.table_call(app.table.free_seat, player):
+            app.draft("host")["show"] = f"seat-{player}"
+            app.render()
+
+    app.ask(f"Free {name}'s seat?", f"The phone holding it loses it at once. {name}'s seat "
+            "gets a new code: show it to them to take the seat on another device.",
+            "Free the seat", free)
 
 
 def on_viewers_toggle(app: AppState, allow: bool) -> None:
@@ -31,16 +43,41 @@ def on_viewers_toggle(app: AppState, allow: bool) -> None:
     app.table_call(app.table.set_allow_viewers, allow)
 
 
+def on_code_show(app: AppState, which: str | None) -> None:
+    """Show one code (a seat's, the board's or the referee's), or hide it: one at a time, so
+    the screen can be turned to that one player."""
+    app.draft("host")["show"] = which
+    app.render()
+
+
 def _code(label: str, code: str, identifier: str) -> ft.Control:
     return ft.Column([text(label, 15, color=MUTED),
                       text(" ".join(code), 34, bold=True, color=GOLD, ident_=identifier)],
                      spacing=0)
 
 
+def _shown_code(app: AppState, label: str, code: str, identifier: str,
+                url: str | None) -> list[ft.Control]:
+    """A code on request, with its QR (the address that fills it in) and a Hide button."""
+    out: list[ft.Control] = [_code(label, code, identifier)]
+    if url:
+        out.append(ft.Image(src=qr_png(url), width=200, height=200, fit=ft.BoxFit.CONTAIN))
+    out.append(button("Hide the code", lambda e: on_code_show(app, None), primary=False,
+                      ident_=f"{identifier}-hide"))
+    return out
+
+
+def seat_url(base: str, table_id: str, player: int, code: str) -> str:
+    """The join address that picks this seat and fills in its code (a QR for that player)."""
+    return f"{join_url(base, table_id)}?seat={player}&code={code}"
+
+
 def host_view(app: AppState) -> list[ft.Control]:
-    """Everything a table needs to join this game."""
+    """Everything a table needs to join this game. No code is on screen unless asked for, one
+    at a time: this screen is often turned to the table."""
     table, tv = app.table, app.view
     assert table is not None and tv is not None
+    show = app.draft("host").get("show")
     urls = [join_url(base, table.table_id) for base in app.base_urls]
     body: list[ft.Control] = []
     if urls:
@@ -50,35 +87,54 @@ def host_view(app: AppState) -> list[ft.Control]:
             text(urls[0], 20, bold=True, ident_="join-url"),
             *[text(u, 16, color=MUTED, ident_=f"join-url-{i}") for i, u in
               enumerate(urls[1:], start=1)],
-            text("Phones on the same network open this address (or scan the code).", 15,
-                 color=MUTED), ident_="join-address",
+            text("Phones on the same network open this address (or scan the code). Each "
+                 "player then needs their own seat's code: tap Show code beside their name "
+                 "and let only them see it.", 15, color=MUTED), ident_="join-address",
         ))
     else:
         body.append(card(text(f"Table {table.table_id}: start the app with --web so phones "
                               "can join.", 16, ident_="join-url")))
-    body.append(card(
-        ft.Row([_code("Code for a player's seat", table.join_code, "join-code"),
-                _code("Referee code", table.referee_code, "referee-code")],
-               wrap=True, spacing=30),
-        text("Tell the players the seat code; keep the referee code to yourself.", 15,
-             color=MUTED)))
     rows: list[ft.Control] = [heading("Seats", 20)]
     for seat in tv.seats:
-        rows.append(ft.Row([
+        p = seat.player
+        status = "on a phone" if seat.taken else "free (the referee enters for them)"
+        line: list[ft.Control] = [
             text(seat.name, 18, bold=True),
-            text("on a phone" if seat.taken else "free (the referee enters for them)", 15,
-                 color=GOLD if seat.taken else MUTED, ident_=f"seat-{seat.player}"),
-            *([button("Free", lambda e, p=seat.player: on_seat_free(app, p), primary=False,
-                      ident_=f"free-{seat.player}")] if seat.taken else []),
-        ], wrap=True, spacing=10))
+            text(status, 15, color=GOLD if seat.taken else MUTED, ident_=f"seat-{p}")]
+        if seat.taken:
+            line.append(button(f"Free {seat.name}'s seat", lambda e, p=p: on_seat_free(app, p),
+                               primary=False, ident_=f"free-{p}"))
+        elif show != f"seat-{p}":
+            line.append(button(f"Show {seat.name}'s code",
+                               lambda e, p=p: on_code_show(app, f"seat-{p}"), primary=False,
+                               ident_=f"show-code-{p}"))
+        rows.append(ft.Row(line, wrap=True, spacing=10))
+        if show == f"seat-{p}" and not seat.taken:
+            code = table.seat_code(p)
+            url = seat_url(app.base_urls[0], table.table_id, p, code) if app.base_urls else None
+            rows.append(card(*_shown_code(app, f"{seat.name}'s seat code", code,
+                                          f"seat-code-{p}", url), ident_=f"code-card-{p}"))
     body.append(card(*rows, color=SURFACE_HI))
     allow = table.allow_viewers
-    body.append(card(
+    board: list[ft.Control] = [
         heading("The board", 20),
         wrap(button(f"Board without a code: {'on' if allow else 'off'}",
                     lambda e: on_viewers_toggle(app, not allow), primary=False,
                     selected=allow, ident_="viewers")),
         text("On: anyone who opens the address may show the public board (never a secret).",
-             15, color=MUTED)))
+             15, color=MUTED)]
+    if not allow:
+        board += _shown_code(app, "Board code", table.join_code, "join-code", None) \
+            if show == "board" else [button("Show the board code",
+                                            lambda e: on_code_show(app, "board"),
+                                            primary=False, ident_="show-board-code")]
+    body.append(card(*board))
+    referee: list[ft.Control] = [heading("Another referee", 20), text(
+        "A second device can referee with this code. Keep it to yourself.", 15, color=MUTED)]
+    referee += _shown_code(app, "Referee code", table.referee_code, "referee-code", None) \
+        if show == "referee" else [button("Show the referee code",
+                                          lambda e: on_code_show(app, "referee"),
+                                          primary=False, ident_="show-referee-code")]
+    body.append(card(*referee, color=SURFACE_HI))
     body.append(button("Back to the game", lambda e: app.go("game"), ident_="to-game"))
     return frame(app, f"Table {table.table_id}", body, subtitle="Join this table")

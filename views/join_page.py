@@ -1,5 +1,6 @@
-"""Joining a table from a phone (issue 11, item 2): pick a role — a player's seat (with the
-seat code), the board (no code when the host allows viewers) or the referee (referee code).
+"""Joining a table from a phone: pick a role — a player's seat (with that seat's own code, which
+the referee shows that player), the board (with the board code, none when the host allows
+viewers) or the referee (referee code). A seat's join link fills in the seat and its code.
 
 Shows nothing of the game but the players' names (`Table.lobby`)."""
 
@@ -16,6 +17,7 @@ def _draft(app: AppState) -> dict:
     d.setdefault("player", None)
     d.setdefault("code", "")
     d.setdefault("referee_code", "")
+    d.setdefault("board_code", "")
     d.setdefault("table", "")
     return d
 
@@ -23,7 +25,15 @@ def _draft(app: AppState) -> dict:
 def on_player_pick(app: AppState, player: int) -> None:
     """Which player this phone is."""
     _draft(app)["player"] = player
+    app.error = None
     app.render()
+
+
+def on_taken_pick(app: AppState, name: str) -> None:
+    """A seat another device holds: say how to get it back (the referee frees it)."""
+    app.fail(f"{name}'s seat is held by another device. If that phone is lost or flat, the "
+             f"referee can free the seat (Join codes → Free {name}'s seat) and show you its "
+             "new code.")
 
 
 def on_code_change(app: AppState, key: str, value: str) -> None:
@@ -42,7 +52,7 @@ def on_seat_claim(app: AppState) -> None:
 
 def on_board_join(app: AppState) -> None:
     """Show the public board on this device."""
-    app.join("board", _draft(app)["code"] or None)
+    app.join("board", _draft(app)["board_code"] or None)
 
 
 def on_referee_claim(app: AppState) -> None:
@@ -85,24 +95,31 @@ def join_view(app: AppState) -> list[ft.Control]:
                          button("Go to my screen", lambda e: app.go("game"),
                                 ident_="to-game")))
     seats = [button(s.name + (" (taken)" if s.taken else ""),
-                    (lambda e, p=s.player: on_player_pick(app, p)) if not s.taken else None,
+                    (lambda e, p=s.player: on_player_pick(app, p)) if not s.taken else
+                    (lambda e, n=s.name: on_taken_pick(app, n)),
                     primary=False, selected=d["player"] == s.player,
                     ident_=f"pick-{s.player}") for s in lobby.seats]
     body.append(card(
         heading("I am a player", 20),
-        text("Tap your name, type the seat code from the host's screen.", 15, color=MUTED),
+        text("Tap your name, then type your seat's code: the referee shows it to you "
+             "(Join codes → Show your code). Each seat has its own.", 15, color=MUTED),
         wrap(*seats),
         field("Seat code", d["code"], lambda v: on_code_change(app, "code", v),
               ident_="seat-code"),
         button("Take my seat", lambda e: on_seat_claim(app), ident_="claim-seat"),
         ident_="join-seat"))
-    viewers = ("No code needed." if lobby.allow_viewers else
-               "Needs the seat code (type it above).")
-    body.append(card(
+    board: list[ft.Control] = [
         heading("Board for the middle of the table", 20),
-        text(f"Everyone's public numbers in large type. {viewers}", 15, color=MUTED),
-        button("Show the board", lambda e: on_board_join(app), primary=False,
-               ident_="join-board"), color=SURFACE_HI))
+        text("Everyone's public numbers in large type. " +
+             ("No code needed." if lobby.allow_viewers else
+              "Needs the board code (the referee shows it)."), 15, color=MUTED)]
+    if not lobby.allow_viewers:
+        board.append(field("Board code", d["board_code"],
+                           lambda v: on_code_change(app, "board_code", v),
+                           ident_="board-code"))
+    board.append(button("Show the board", lambda e: on_board_join(app), primary=False,
+                        ident_="join-board"))
+    body.append(card(*board, color=SURFACE_HI))
     ref: list[ft.Control] = [heading("Referee", 20)]
     if not app.host:
         ref.append(field("Referee code", d["referee_code"],

@@ -7,10 +7,14 @@ device token, the host key and the table are remembered in the browser's local s
 back to its role. The screen is kept awake on the board and the referee's screens
 (`ft.Wakelock`), and a seat whose turn comes gets a visible cue and a buzz where the device can.
 
-Connection: every screen at a table carries a "Live" strip; while the connection is down, Flet's
-web client covers the page with its own "Working…" spinner and reconnects by itself, and the
-page is drawn again from the table at once (`on_connect`; after a server restart the new session
-finds the device's role through its local storage).
+Connection: the server sends every live page a heartbeat (`HEARTBEAT`); the page's own
+script (`views/web/connection.js`, put into every page by the web server) covers the screen
+with "Reconnecting…" as soon as the heartbeat stops, the socket closes or the browser goes
+offline, and takes every tap meanwhile (a tap there says it was not sent), so no tap is ever
+made on a screen the server may not match. Flet's client reconnects by itself; the page is then
+built anew from the table (`on_connect`: nothing kept from before, so what the device shows is
+the table's state and its own drafts; after a server restart the new session finds the device's
+role through its local storage).
 
 Start-up survives a lost connection: Flet drops what a disconnected session sends and never
 answers a local-storage read whose connection closed, so a start cut short (a reload, or the
@@ -29,7 +33,7 @@ from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 import flet as ft
 
@@ -48,6 +52,9 @@ service: the browser may never have received the service (seen after a server re
 web client answered a call to it, 10 s later, that it had no such service)."""
 STORAGE_TRIES = 3
 """Calls made at most (the last one waits for the browser's own answer or error)."""
+HEARTBEAT = 1.0
+"""Seconds between two heartbeats sent to a live page (its script shows "Reconnecting…" after
+2.5 s without any message)."""
 DEVICE_KEY = "vendetta.device"
 HOST_KEY = "vendetta.host"
 TABLE_KEY = "vendetta.table"
@@ -55,10 +62,13 @@ TABLE_KEY = "vendetta.table"
 
 
 def start_address(route: str) -> tuple[str, str | None]:
-    """The address to open and the host key given in it (`/?key=...`), if any."""
+    """The address to open (with its other query parameters, e.g. a seat's join link) and the
+    host key given in it (`/?key=...`), if any."""
     parts = urlsplit(route or "/")
-    key = parse_qs(parts.query).get("key", [None])[0]
-    return parts.path or "/", key
+    query = parse_qs(parts.query)
+    key = query.pop("key", [None])[0]
+    rest = urlencode({k: v[0] for k, v in query.items()})
+    return (parts.path or "/") + (f"?{rest}" if rest else ""), key
 
 
 class Pump:
@@ -122,6 +132,10 @@ class LiveSync:
         self.awake = False
         self.services: dict[str, Any] = {}
         """Flet services kept referenced (Flet drops unreferenced ones after an event)."""
+        self.closed = False
+        """The session ended: nothing is sent to it any more."""
+        self.beat: ft.Text | None = None
+        """The heartbeat: an invisible text whose value changes every `HEARTBEAT` seconds."""
         app.on_table = self.follow
         if self.loop is not None:  # a test page draws in the caller's thread: it waits
             app.later = self.later
@@ -148,6 +162,34 @@ class LiveSync:
             return
         self._begin_with = (address, key, desktop)
         self._begin()
+        self.beat = ft.Text("0", visible=False)
+        self.page.overlay.append(self.beat)
+        self._task(self._heartbeat)
+
+    async def _heartbeat(self) -> None:
+        """Tell the page, every `HEARTBEAT` seconds, that its session is live (its script
+        covers the screen when these stop arriving)."""
+        beats = 0
+        while not self.closed:
+            await asyncio.sleep(HEARTBEAT)
+            if self.beat is None or not self.connected():
+                continue
+            beats += 1
+            self.beat.value = str(beats % 1000)
+            try:
+                self.beat.update()
+            except Exception:  # noqa: BLE001 - the connection went meanwhile: next beat
+                log.debug("heartbeat not sent")
+
+    def _task(self, work: Callable[..., Any], *args: Any) -> None:
+        """Run `work` as a task of this page if its session still has a connection (a closed
+        or disconnected session has no loop to run it in: nothing is sent there)."""
+        if self.closed or not self.connected():
+            return
+        try:
+            self.page.run_task(work, *args)
+        except Exception:  # noqa: BLE001 - the session went between the check and the call
+            log.debug("a page task could not start: the session is gone")
 
     def _begin(self) -> None:
         """Run the start-up (again): one that has not finished is cancelled first (its
@@ -200,7 +242,8 @@ class LiveSync:
             table_id = None
         app.host = desktop or bool(key and app.hub.is_host(key))
         resumed = app.resume(table_id if isinstance(table_id, str) else None)
-        if resumed and (address.startswith("/join") or address == "/") and not app.host:
+        if resumed and (address.startswith("/join") or address.split("?")[0] == "/") and \
+                not app.host:
             address = "/game"
         self.started, self.starting = True, None
         self.open(address)
@@ -235,7 +278,7 @@ class LiveSync:
         if table is not None:
             self.unsubscribe = table.subscribe(self.on_change)
             if self.browser:
-                self.page.run_task(self._remember, table.table_id)
+                self._task(self._remember, table.table_id)
 
     async def _remember(self, table_id: str) -> None:
         try:
@@ -248,6 +291,8 @@ class LiveSync:
         the page; from any thread."""
 
         def run() -> None:
+            if self.closed:
+                return
             try:
                 step()
                 self.sync()
@@ -259,7 +304,7 @@ class LiveSync:
 
     def on_change(self, version: int) -> None:
         """A change of the table (any thread): draw this page again soon, once."""
-        if self.pending:
+        if self.pending or self.closed:
             return
         self.pending = True
         if self.loop is None:
@@ -279,16 +324,19 @@ class LiveSync:
         """Draw the page again from the table (skipped when already drawn at its version)."""
         self.pending = False
         app, table = self.app, self.app.table
-        if table is None:
+        if table is None or self.closed:
             return
         if not force and not table.closed and app.version == table.version:
             return
+        held = app.view.role if app.view is not None else None
         from views.seat_page import to_do  # the seat's screen (imported when first drawn)
 
         before = to_do(app.view) if isinstance(app.role, Seat) else "none"
         shown, game = app.version, app.drawn_game
         self.tell()
         app.render(keep_news=True)
+        if held is not None and app.view is None and not table.closed:
+            app.lost_role(held)
         app.pushed(shown, game != app.drawn_game)
         after = to_do(app.view) if isinstance(app.role, Seat) else "none"
         if after != "none" and before != after:
@@ -304,7 +352,11 @@ class LiveSync:
         if app.view is None or table is None or isinstance(app.role, Board):
             return
         actions = table.game.actions
-        if len(actions) != app.drawn_actions:
+        if (len(actions), table.game.can_redo()) != app.drawn_game:
+            back = table.taken_back
+            if back is not None and back[0] == len(actions):  # an undo or a redo, said as such
+                app.say([back[1][0].upper() + back[1][1:] + "."])
+                return
             from companion.review import told  # imported once a table plays
 
             app.say(told(table.game) if actions else [])
@@ -312,7 +364,7 @@ class LiveSync:
     def buzz(self) -> None:
         """A haptic nudge where the device has one (phones; ignored elsewhere)."""
         if self.browser:
-            self.page.run_task(self._buzz)
+            self._task(self._buzz)
 
     async def _buzz(self) -> None:
         try:
@@ -323,9 +375,9 @@ class LiveSync:
     def keep_awake(self) -> None:
         """Keep the screen on for the board and the referee (where the browser allows it)."""
         want = isinstance(self.app.role, Board | Referee)
-        if want != self.awake and self.browser:
+        if want != self.awake and self.browser and self.connected():
             self.awake = want
-            self.page.run_task(self._wakelock, want)
+            self._task(self._wakelock, want)
 
     async def _wakelock(self, on: bool) -> None:
         try:
@@ -340,9 +392,12 @@ class LiveSync:
         """Back online (a reload, an unlocked phone, a network back): catch up at once; a
         start-up the lost connection cut short is run again (see the module docstring)."""
         self.app.online = True
+        if self.closed:
+            return
         if self.browser and not self.started:
             self._begin()
             return
+        self.app.forget_kept()  # the device's screen is built anew from the table
         self.refresh(force=True)
 
     def on_disconnect(self, e: Any = None) -> None:
@@ -354,6 +409,7 @@ class LiveSync:
 
     def on_close(self, e: Any = None) -> None:
         """The session expired: stop listening to the table; save what can be saved."""
+        self.closed = True
         if self.unsubscribe is not None:
             self.unsubscribe()
             self.unsubscribe = None

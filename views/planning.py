@@ -112,11 +112,15 @@ def on_pass_click(app: AppState, seat: int) -> None:
 
 
 def _play_label(app: AppState, d: dict) -> str | None:
-    """The Play button's words, or None while the Location is still to choose."""
+    """The Play button's words, or None while the Location is still to choose: everything the
+    tap plays (where, face down, Blood and Diablerie added), so the button shows what it does."""
     if d["loc"] is None:
         return None
     how = "face down" if not d["face_up"] else ""
-    return " ".join(x for x in ("Play", how, f"at {location_name(d['loc'])}") if x)
+    adds = [f"{d['blood']} Blood"] if d["blood"] else []
+    adds += [f"{d['diablerie']} Diablerie"] if d["diablerie"] else []
+    extra = f" + {' + '.join(adds)}" if adds else ""
+    return " ".join(x for x in ("Play", how, f"at {location_name(d['loc'])}") if x) + extra
 
 
 def _short_place(loc: str) -> str:

@@ -1,5 +1,6 @@
-"""A player's own screen at a table (issue 11, item 8): their numbers, where their cards lie,
-what they are asked to do now, and only the buttons their seat may use (`companion.access`).
+"""A player's own screen at a table: their numbers, where their cards lie, what they are asked
+to do now (or do at the table by hand, e.g. draw their cards), and only the buttons their seat
+may use (`companion.access`), with the same controls the referee has for that player.
 """
 
 import flet as ft
@@ -9,8 +10,8 @@ from companion.legal import Legal
 from models.common import location_name
 from models.state import PlayerState
 from views.dashboard import on_relic_use
-from views.effects import due_panel
-from views.frame import frame, status_line
+from views.effects import due_main, due_panel
+from views.frame import PHASE_NAMES, frame
 from views.locations_panel import position_line
 from views.peek import peek_panel
 from views.planning import planning_view
@@ -36,6 +37,32 @@ HEADLINES = {
     "turn": "Your turn", "choose": "Choose Stay or Withdraw", "name": "Name your face-down card",
     "take_back": "Take Blood back?", "effect": "Your card effect", "none": "Nothing to do now",
 }
+
+
+def by_hand(tv: TableView) -> tuple[str, str] | None:
+    """What the player does at the table now with their own cards while the app waits for the
+    referee (headline, what to do), or None: Hand Building (§6) and Feed (§4)."""
+    s, me = tv.state, tv.role.player  # type: ignore[union-attr]
+    if s.phase == "hand_building":
+        draw, keep = (3, 2) if len(s.players) == 3 and s.round == 1 else (2, 1)
+        return ("Draw your cards", f"Draw {draw} from your Clan deck, keep {keep} in hand and "
+                f"put the other at the bottom of the deck. The referee ends Hand Building.")
+    if s.phase == "feed" and not s.players[me].eliminated:
+        feed = sum(c.card.feed for c in s.players[me].alliance if not c.drained)
+        return ("Feed", f"Take {feed} Blood from the Bank for your active Alliance cards "
+                "(the referee enters Feed).")
+    return None
+
+
+def seat_status(tv: TableView) -> str:
+    """The seat's subtitle: round, phase and step (never another player's numbers)."""
+    s = tv.state
+    parts = [f"Round {s.round}"] if s.round else []
+    if s.phase == "resolution" and s.location is not None and s.step:
+        parts.append(f"{location_name(s.location.id)} · {s.step.capitalize()}")
+    else:
+        parts.append(PHASE_NAMES.get(s.phase, s.phase))
+    return " · ".join(parts)
 
 
 def to_do(view: TableView | None) -> str:
@@ -74,9 +101,11 @@ def _mine(legal: Legal, view: TableView) -> Legal:
     })
 
 
-def on_leave_click(app: AppState) -> None:
-    """Give the seat up (another phone may claim it)."""
-    app.leave()
+def on_leave_click(app: AppState, name: str) -> None:
+    """Give the seat up (another phone may claim it with the seat's code), once confirmed."""
+    app.ask(f"Leave {name}'s seat?", "This phone stops being your seat. You can take it "
+            "again with your seat's code; until then the referee enters for you.",
+            "Leave the seat", app.leave)
 
 
 def seat_view(app: AppState) -> list[ft.Control]:
@@ -90,6 +119,9 @@ def seat_view(app: AppState) -> list[ft.Control]:
     lit = now != "none"
     headline = HEADLINES[now] + ("!" if app.cue and lit else "")
     prompt = tv.allowed.prompt if lit else tv.prompt
+    hand = by_hand(tv) if not lit else None
+    if hand is not None:
+        headline, prompt = hand
     relic = "use_relic" in tv.allowed.commands
     where = tuple(f"{location_name(s.locations[i].id)} — {line.split(': ', 1)[-1]}"
                   for i in range(len(s.locations)) if (line := position_line(s, i, me)))
@@ -111,9 +143,10 @@ def seat_view(app: AppState) -> list[ft.Control]:
         *[text(f"{name}: {blood} Blood · {influence} Influence" + (" · OUT" if out else ""),
                16, ident_=f"pool-{i}") for i, name, blood, influence, out in others],
         color=SURFACE_HI)))
-    body.append(app.memo("leave", None, lambda: button(
-        "Leave this seat", lambda e: on_leave_click(app), primary=False, ident_="leave")))
-    return frame(app, f"{p.name}'s seat", body, subtitle=status_line(app))
+    body.append(app.memo("leave", p.name, lambda: button(
+        "Leave this seat", lambda e: on_leave_click(app, p.name), primary=False,
+        ident_="leave")))
+    return frame(app, f"{p.name}'s seat", body, subtitle=seat_status(tv))
 
 
 def _banner(headline: str, prompt: str, lit: bool, cue: bool) -> ft.Control:
@@ -170,6 +203,9 @@ def _actions(app: AppState, tv: TableView, now: str) -> list[ft.Control]:
         out += take_back_panel(app)
     if "resolve_effect" in al.commands:
         out += due_panel(app, legal)
+        first = due_main(app, legal)  # the panel says "apply it with the button below"
+        if first is not None:
+            out.append(first)
     if "peek" in al.commands:
         out += peek_panel(app, legal)
     return out

@@ -63,6 +63,51 @@ class OriginGuard:
         await self.app(scope, receive, send)
 
 
+PAGE_SCRIPT = Path(__file__).resolve().parent / "web" / "connection.js"
+"""The device's own connection state (heartbeat watch, "Reconnecting…" cover), put into every
+page the web server sends."""
+
+
+class PageScript:
+    """ASGI middleware: put the app's connection script into every HTML page served (Flet's
+    own page, unchanged otherwise), just before `</head>`."""
+
+    def __init__(self, app: ASGIApp, script: str | None = None) -> None:
+        self.app = app
+        source = script if script is not None else PAGE_SCRIPT.read_text(encoding="utf-8")
+        self.tag = f"<script>{source}</script>".encode()
+
+    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        start: dict[str, Any] | None = None
+        body: list[bytes] = []
+
+        async def send_with_script(message: dict[str, Any]) -> None:
+            nonlocal start
+            if message["type"] == "http.response.start":
+                headers = {k.lower(): v for k, v in message.get("headers", [])}
+                if headers.get(b"content-type", b"").startswith(b"text/html") and \
+                        b"content-encoding" not in headers:
+                    start = message  # held until the whole page is read
+                    return
+            elif message["type"] == "http.response.body" and start is not None:
+                body.append(message.get("body", b""))
+                if message.get("more_body"):
+                    return
+                page = b"".join(body).replace(b"</head>", self.tag + b"</head>", 1)
+                headers = [(k, v) for k, v in start.get("headers", [])
+                           if k.lower() != b"content-length"]
+                headers.append((b"content-length", str(len(page)).encode()))
+                await send({**start, "headers": headers})
+                await send({"type": "http.response.body", "body": page})
+                return
+            await send(message)
+
+        await self.app(scope, receive, send_with_script)
+
+
 def has_display() -> bool:
     """Whether a desktop window can open here."""
     if not sys.platform.startswith("linux") or os.environ.get("FLET_APP_STORAGE_DATA"):
@@ -76,7 +121,7 @@ def web_app(main: Callable[..., Any]) -> ASGIApp:
 
     app = flet_fastapi.FastAPI()
     app.mount("/", flet_fastapi.app(main, no_cdn=True, assets_dir=assets_dir()))
-    return OriginGuard(app)
+    return OriginGuard(PageScript(app))
 
 
 def start(web: bool = False, port: int | None = None, data_dir: str | None = None,

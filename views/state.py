@@ -15,6 +15,7 @@ import re
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
+from urllib.parse import parse_qs, urlsplit
 
 import flet as ft
 from pydantic import ValidationError
@@ -291,6 +292,9 @@ class AppState:
     def open_address(self, address: str) -> None:
         """Show the screen at an address typed, linked or reached by the browser's Back."""
         route = parse(address)
+        if route is not None and route.screen == "join" and "?" in address:
+            self._join_link(route, address)
+            return
         if route is None:
             self.navigate(self.landing())
             self.error = f"There is no page at {address!r}; here is " + (
@@ -298,6 +302,19 @@ class AppState:
             self.render()
         elif route != self.route or self._enter(route) is not None:
             self.navigate(route)
+
+    def _join_link(self, route: Route, address: str) -> None:
+        """A seat's join link (`/join/<table>?seat=N&code=...`, the QR the referee shows one
+        player): the seat picked and its code filled in, ready for one tap."""
+        query = parse_qs(urlsplit(address).query)
+        self.navigate(route)
+        seat, code = query.get("seat", [""])[0], query.get("code", [""])[0]
+        d = self.draft("join")
+        if seat.isdigit():
+            d["player"] = int(seat)
+        if code:
+            d["code"] = code[:12]
+        self.render()
 
     def landing(self) -> Route:
         """Where this device belongs when a screen cannot open: Home for the host; the table
@@ -664,6 +681,26 @@ class AppState:
         self.version = self.view.version if self.view is not None else table.version
         self.drawn_actions = len(table.game.actions)
         self.drawn_game = (self.drawn_actions, table.game.can_redo())
+
+    def forget_kept(self) -> None:
+        """Build every part of the next screen anew (after a reconnect, or a change of role:
+        nothing of the screen shown before is reused)."""
+        self._kept = {}
+
+    def lost_role(self, role: Role) -> None:
+        """This device's role was taken away by another device (the referee freed the seat, or
+        the table closed): say so on the join screen, never fall back there silently."""
+        from companion.access import role_label
+
+        assert self.table is not None
+        what = role_label(role, self.table.game.state)
+        self.drafts.clear()
+        self.notice = []
+        self.forget_kept()
+        self.navigate(Route("join", self.table.table_id))
+        self.error = (f"This device no longer holds {what}: the referee freed it. To take it "
+                      "back, ask the referee for the seat's new code.")
+        self.render()
 
     def say(self, lines: list[str]) -> None:
         """What the last action did, shown beside the main button until the next tap."""

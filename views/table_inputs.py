@@ -13,7 +13,7 @@ from companion.legal import Legal
 from models.cards import ClanCard
 from models.common import location_name
 from models.table import Seat
-from views.card_picker import picked, picker
+from views.card_picker import picked, picker, taken_for
 from views.state import AppState
 from views.theme import GOLD, MUTED, SURFACE_HI, button, card, heading, text, wrap
 
@@ -105,11 +105,15 @@ def naming_panel(app: AppState) -> list[ft.Control]:
         for k, uid in enumerate(uids, start=1):
             if uid not in mine:
                 continue
+            # Only what the owner may still have: not a card face up for them, nor one named
+            # (or being picked) for another of their face-down cards (§2).
+            named_here = [c.key() for u, c in tv.naming.named.items() if u in uids and u != uid]
+            taken = [*taken_for(tv.legal, owner, sels, uid), *(key for key in named_here if key)]
             rows.append(card(text(f"{s.players[owner].name}'s face-down card"
                                   + (f" #{k}" if len(uids) > 1 else "") + ": which is it?",
                                   17, bold=True),
                              *picker(app, s.players[owner].clan, sels.setdefault(uid, {}),
-                                     f"name-{uid}"), color=SURFACE_HI))
+                                     f"name-{uid}", taken=taken), color=SURFACE_HI))
     if mine:
         rows.append(button("These are the cards", lambda e: on_cards_name(app, mine),
                            ident_="name-ok"))

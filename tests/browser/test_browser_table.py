@@ -25,7 +25,8 @@ def seed(data: Path, start, *, viewers: bool = False) -> dict[str, str]:
     store = TinyDBGameStore(data)
     table = TableHub(store).new_table(start, allow_viewers=viewers)
     out = {"id": table.table_id, "code": table.join_code, "referee": table.referee_code,
-           "game": table.game_id}
+           "game": table.game_id,
+           **{f"seat{i}": table.seat_code(i) for i in range(len(table.game.state.players))}}
     store.close()
     return out
 
@@ -35,7 +36,7 @@ def phone(browser, server: Server, t: dict, player: int, size: dict | None = Non
     ui = UI(browser, server, size or PHONE, path=f"/join/{t['id']}", host=False)
     ui.wait("claim-seat")
     ui.tap(f"pick-{player}")
-    ui.fill("seat-code", t["code"])
+    ui.fill("seat-code", t[f"seat{player}"])
     ui.tap("claim-seat")
     ui.wait("seat-state")
     return ui
@@ -44,7 +45,7 @@ def phone(browser, server: Server, t: dict, player: int, size: dict | None = Non
 def board(browser, server: Server, t: dict) -> UI:
     ui = UI(browser, server, BOARD, path=f"/join/{t['id']}", host=False)
     ui.wait("join-board")
-    ui.fill("seat-code", t["code"])
+    ui.fill("board-code", t["code"])
     ui.tap("join-board")
     ui.wait("board-prompt")
     return ui
@@ -88,7 +89,11 @@ def test_four_phones_play_their_own_turns_seen_everywhere(browser, tmp_path: Pat
         ann.wait("error")
         assert "wrong code" in ann.read("error")
         assert not ann.has("seat-state")
-        ann.fill("seat-code", t["code"])
+        ann.fill("seat-code", t["seat1"])  # another seat's code opens nothing either
+        ann.tap("claim-seat")
+        ann.wait_text("error", ann.read("error"))
+        assert "wrong code for Ann's seat" in ann.read("error") and not ann.has("seat-state")
+        ann.fill("seat-code", t["seat0"])
         ann.tap("claim-seat")
         ann.wait("seat-state")
         phones = [ann] + [phone(browser, server, t, i) for i in range(1, 4)]
@@ -233,7 +238,8 @@ def test_a_killed_server_restarts_with_seats_and_secret_choices(browser, tmp_pat
         tablet.wait_text("board-chosen", "1 of 3 have chosen Stay or Withdraw", 30_000)
         for ui in phones:  # back in its seat (reconnected by itself, else after a reload)
             _back(ui, "seat-prompt")
-        assert "you chose Withdraw" in phones[0].read("seat-prompt")
+        assert "your choice is in" in phones[0].read("seat-prompt")
+        assert "Withdraw" not in phones[0].read("seat-prompt")  # not in large type
         assert [ui.read("title") for ui in phones] == ["Ann's seat", "Bo's seat", "Cy's seat"]
         assert _actions(data, t["game"]) == before  # nothing lost, nothing added
         phones[1].tap("choose-stay-1")
@@ -306,6 +312,8 @@ def test_screens_at_phone_and_tablet_size(browser, tmp_path: Path) -> None:
             host.tap("claim-referee")
             host.wait("to-host")
             host.tap("to-host")
+            host.wait("show-board-code")
+            host.tap("show-board-code")
             host.wait("join-code")
             assert host.read("join-code").replace(" ", "") == t["code"]
             host.shot(f"71-host-{tag}")
@@ -319,7 +327,7 @@ def test_screens_at_phone_and_tablet_size(browser, tmp_path: Path) -> None:
         small = UI(browser, server, PHONE, path=f"/join/{t['id']}", host=False)
         uis.append(small)
         small.wait("join-board")
-        small.fill("seat-code", t["code"])
+        small.fill("board-code", t["code"])
         small.tap("join-board")
         small.wait("board-prompt")
         small.shot("73-board-phone")
