@@ -157,6 +157,14 @@ class Table:
         play through the table's actions)."""
         return self._service
 
+    def undo_news(self) -> str | None:
+        """"The referee took back: …" while the game stands where the last undo or redo left
+        it (every device says it as its news instead of the action before), else None."""
+        back = self.taken_back
+        if back is None or back[0] != len(self.game.actions):
+            return None
+        return back[1][0].upper() + back[1][1:] + "."
+
     def role_of(self, device: str) -> Role | None:
         """The role this device holds here, if any.
 
@@ -362,6 +370,7 @@ class Table:
                 COMMAND_ADAPTER.validate_python(command)
             access.check_command(role, cmd, self.game, self._pending())
             action = self._service.play(cmd)
+            self.taken_back = None
             texts = [describe(cmd, self.game)]
             v = self._after_game_change(texts)
         self._notify(v)
@@ -562,6 +571,7 @@ class Table:
             return self._change("; ".join(texts),
                                 self._record.model_copy(update={"pending": pending}))
         self._service.play(command)
+        self.taken_back = None
         texts.append(describe(command, self.game))
         return self._after_game_change(texts)
 

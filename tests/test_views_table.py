@@ -483,3 +483,19 @@ def test_a_seats_news_never_points_to_a_log_it_cannot_open(hub) -> None:
     phones[1].say([f"line {i} " + "x" * 60 for i in range(20)])
     phones[1].render(keep_news=True)
     assert "read them in the Log" not in all_text(phones[1])
+
+
+def test_the_referee_clears_a_players_pending_names_from_the_screen(hub) -> None:
+    card = {"id": "BR-HUNT", "name": "Hunt", "power": 3, "kind": "conflict"}
+    ref, phones, board, table = at_table(hub, position(3, {"1": {
+        "Ann": ([{"face_up": False}], 0), "Bo": ([card, {"face_up": False}], 0)}}), n_seats=2)
+    click(phones[0].root, "choose-stay-0")
+    click(phones[1].root, "choose-stay-1")
+    bo_uid = table.view_for(Seat(player=1)).naming.needed[1][0]
+    table.name_cards(phones[1].device, {bo_uid: {"id": "BR-RAGE", "power": 2,
+                                                  "kind": "conflict"}})
+    ref.render()
+    assert not has(ref.root, "clear-0")  # nothing entered for Ann: nothing to clear
+    click(ref.root, "clear-1")
+    assert ref.error is None and bo_uid not in table.view_for(Board()).naming.named
+    assert len(table.game.actions) == 1  # only the Stay/Withdraw: nothing undone

@@ -13,7 +13,7 @@ from companion.rules import power, turn_order
 from models.common import location_name
 from models.state import GameState
 from views.frame import frame, status_line
-from views.power_table import power_table
+from views.power_table import PLACES, power_table
 from views.scoreboard import scoreboard_view
 from views.state import AppState
 from views.theme import GOLD, MUTED, SURFACE, SURFACE_HI, TEXT, card, text
@@ -95,30 +95,21 @@ def _location(s: GameState, index: int) -> ft.Control:
 
 
 def board_view(app: AppState) -> list[ft.Control]:
-    """The board's screen."""
+    """The board's screen: on a tablet or larger (`wide`) everything on one screen without
+    scrolling (a board in the middle of a table is never scrolled); on a phone, one column."""
     tv: TableView | None = app.view
     assert tv is not None
     s = tv.state
+    if s.phase == "game_over" and s.scoreboard is not None:
+        body = [text(tv.prompt, 30, bold=True, color=TEXT, ident_="board-prompt"),
+                *scoreboard_view(s.scoreboard)]
+        return frame(app, "Final score", body, subtitle=status_line(app))
+    if app.layout() == "wide":
+        return frame(app, "Board", [_wide(app, tv)], subtitle=status_line(app), fixed=True)
     body: list[ft.Control] = [text(tv.prompt, 30, bold=True, color=TEXT,
                                    ident_="board-prompt")]
-    if tv.withdraw is not None and tv.withdraw.revealed is None:
-        body.append(card(text(f"{tv.withdraw.chosen} of {tv.withdraw.of} have chosen Stay or "
-                              "Withdraw", 32, bold=True, color=GOLD, ident_="board-chosen")))
-    elif tv.withdraw is not None and tv.withdraw.revealed:
-        body.append(card(*[text(f"{s.players[p].name}: {c.capitalize()}", BIG, bold=True,
-                                ident_=f"board-revealed-{p}")
-                           for p, c in tv.withdraw.revealed.items()]))
-    if s.phase == "game_over" and s.scoreboard is not None:
-        body += scoreboard_view(s.scoreboard)
-        return frame(app, "Final score", body, subtitle=status_line(app))
-    game = app.game
-    if game.actions:
-        last = game.actions[-1]
-        lines = told(game) or (["Everyone here stayed"] if
-                                     last.command.type == "choose_withdraw" else [])
-        if lines:
-            body.append(card(text("Just happened", 18, color=MUTED),
-                             *[text(line, 22) for line in lines[:8]], ident_="board-news"))
+    body += _choices(tv, BIG)
+    body += _news(app, 22)
     if s.phase == "resolution" and s.location is not None:
         body += power_table(s, s.location, scale=1.5)
     body.append(_pools(app, s))
@@ -127,3 +118,119 @@ def board_view(app: AppState) -> list[ft.Control]:
             app.memo(f"board-loc-{i}", _location_inputs(s, i), lambda i=i: _location(s, i))
             for i in range(len(s.locations))], spacing=10, run_spacing=10))
     return frame(app, "Board", body, subtitle=status_line(app))
+
+
+def _choices(tv: TableView, size: int) -> list[ft.Control]:
+    """The Stay/Withdraw being chosen ("k of n", never who) or, once all are in, revealed."""
+    s = tv.state
+    if tv.withdraw is not None and tv.withdraw.revealed is None:
+        return [card(text(f"{tv.withdraw.chosen} of {tv.withdraw.of} have chosen Stay or "
+                          "Withdraw", size + 6, bold=True, color=GOLD, ident_="board-chosen"))]
+    if tv.withdraw is not None and tv.withdraw.revealed:
+        return [card(ft.Row([text(f"{s.players[p].name}: {c.capitalize()}", size, bold=True,
+                                  ident_=f"board-revealed-{p}")
+                             for p, c in tv.withdraw.revealed.items()], wrap=True, spacing=24))]
+    return []
+
+
+def _news(app: AppState, size: int, most: int = 8) -> list[ft.Control]:
+    """What the last action did (public: a face-down card stays "a card")."""
+    game = app.game
+    undo = app.table.undo_news() if app.table is not None else None
+    if undo is not None:
+        lines = [undo]
+    elif not game.actions:
+        return []
+    else:
+        last = game.actions[-1]
+        lines = told(game) or (["Everyone here stayed"] if
+                               last.command.type == "choose_withdraw" else [])
+    if not lines:
+        return []
+    return [card(text("Just happened", 16, color=MUTED),
+                 *[text(line, size) for line in lines[:most]], ident_="board-news")]
+
+
+def _wide(app: AppState, tv: TableView) -> ft.Control:
+    """Tablet and larger: the prompt, then the Locations (two per row) beside each player's
+    pool and the news; sized to fit 1280×800 with six players."""
+    s = tv.state
+    left: list[ft.Control] = []
+    if s.locations and s.round:
+        tiles = [app.memo(f"board-tile-{i}", _location_inputs(s, i),
+                          lambda i=i: _tile(s, i)) for i in range(len(s.locations))]
+        left.append(ft.ResponsiveRow(tiles, spacing=8, run_spacing=8))
+    right: list[ft.Control] = [_pool_rows(app, s), *_news(app, 17, most=4)]
+    return ft.Column([
+        text(tv.prompt, 24, bold=True, color=TEXT, ident_="board-prompt"),
+        *_choices(tv, 22),
+        ft.Row([ft.Column(left, expand=3, spacing=8),
+                ft.Column(right, expand=2, spacing=8)],
+               expand=True, spacing=10, vertical_alignment=ft.CrossAxisAlignment.START)],
+        expand=True, spacing=8)
+
+
+def _pool_rows(app: AppState, s: GameState) -> ft.Control:
+    """Every player's clan, Pool, Influence and Diablerie in turn order, one row each (each
+    kept while it shows the same)."""
+    order = turn_order(s) + [i for i in range(len(s.players)) if i not in turn_order(s)]
+    return ft.Column([app.memo(f"board-row-{i}", (s.players[i], s.ambition == i),
+                               lambda i=i: _pool_row(s, i)) for i in order], spacing=6)
+
+
+def _pool_row(s: GameState, i: int) -> ft.Control:
+    p = s.players[i]
+    who = f"{p.name} · {p.clan or 'no clan yet'}" + (" · Ambition" if s.ambition == i else "") \
+        + (" · OUT" if p.eliminated else "")
+    return ft.Container(content=ft.Row([
+        ft.Column([text(who, 19, bold=True),
+                   text(f"Diablerie {p.diablerie_up} up, {p.diablerie_down} down · "
+                        f"{p.hand_size} in hand", 14, color=MUTED)], spacing=0, expand=True),
+        ft.Column([text(str(p.blood), 30, bold=True, color="#ff5a6e",
+                        ident_=f"board-blood-{i}"), text("Blood", 13, color=MUTED)],
+                  spacing=0, horizontal_alignment=ft.CrossAxisAlignment.CENTER),
+        ft.Column([text(str(p.influence), 30, bold=True, color=GOLD,
+                        ident_=f"board-infl-{i}"), text("Influence", 13, color=MUTED)],
+                  spacing=0, horizontal_alignment=ft.CrossAxisAlignment.CENTER)], spacing=14),
+        bgcolor=SURFACE_HI, border_radius=10, padding=ft.Padding.symmetric(horizontal=12,
+                                                                          vertical=6))
+
+
+def _tile(s: GameState, index: int) -> ft.Control:
+    """One Location on the wide board: its Ally and each player there (cards, Blood, Power;
+    their place once the Conflict is settled); gold-edged while it is being resolved."""
+    loc = s.locations[index]
+    lines: list[ft.Control] = [text(location_name(loc.id), 22, bold=True, color=GOLD,
+                                    ident_=f"board-tile-{loc.id}")]
+    if loc.ally:
+        a = loc.ally
+        lines.append(text(f"{a.name}: {a.influence} Inf · Feed {a.feed} · Drain "
+                          f"+{a.drain_blood}", 15, color=MUTED))
+    if loc.location_card:
+        lines.append(text(f"Location card: {loc.location_card.name}", 14, color=MUTED))
+    now = s.phase == "resolution" and s.location_index == index
+    ranking = loc.result.ranking if loc.result is not None else []
+    for seat in turn_order(s):
+        pos = loc.positions[seat]
+        if not pos.present():
+            continue
+        up = [c.card.label() for c in pos.cards if c.face_up and c.card]
+        down = sum(1 for c in pos.cards if not c.face_up)
+        parts = up + ([f"{down} face down"] if down else [])
+        if pos.blood:
+            parts.append(f"{pos.blood} Blood")
+        place = f"{PLACES[ranking.index(seat)]} · " if seat in ranking[:3] else ""
+        total = loc.result.totals.get(seat) if loc.result is not None else None
+        seen = total if total is not None else power(s, loc, seat).total
+        lines.append(ft.Row([
+            ft.Column([text(f"{place}{s.players[seat].name}", 18, bold=True),
+                       text(", ".join(parts) or "no card", 14, color=MUTED)],
+                      spacing=0, expand=True),
+            text(("≥ " if down else "") + str(seen), 24, bold=True, color=GOLD,
+                 ident_=f"board-power-{loc.id}-{seat}")], spacing=6))
+    if len(lines) <= 2:
+        lines.append(text("nobody here yet", 15, color=MUTED))
+    return ft.Container(content=ft.Column(lines, spacing=2), bgcolor=SURFACE,
+                        border=ft.Border.all(3, GOLD) if now else
+                        ft.Border.all(1, "#3a2327"), border_radius=12,
+                        padding=10, col={"xs": 12, "md": 6}, key=f"board-tile-{loc.id}")

@@ -269,17 +269,19 @@ def action_area(app: AppState, mains: list[ft.Control], below: bool) -> ft.Contr
 
 def frame(app: AppState, title: str, body: list[ft.Control], *, subtitle: str | None = None,
           game_bar: bool = False, prompt: tuple[str, str | None] | None = None,
-          aside: list[ft.Control] | None = None, place: str = "") -> list[ft.Control]:
+          aside: list[ft.Control] | None = None, place: str = "",
+          fixed: bool = False) -> list[ft.Control]:
     """The whole page: bars, the scrolling body, the pinned main button and news.
 
     `prompt`: what happens now, and the key of its rules section (a help button); `aside`:
     shown beside the body on a wide screen; `place`: where the game stands (a new value starts
-    the body at the top).
+    the body at the top); `fixed`: the body fills the screen and never scrolls (the board).
     """
     layout = app.layout()
     mains = [c for c in body if getattr(c, "data", None) == MAIN]
     rest = [c for c in body if getattr(c, "data", None) != MAIN]
-    scroller = ft.Column(rest, expand=True, spacing=12, scroll=ft.ScrollMode.AUTO,
+    scroller = ft.Column(rest, expand=True, spacing=12,
+                         scroll=None if fixed else ft.ScrollMode.AUTO,
                          horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
                          key=f"scroll-{app.screen}-{place}")
     in_bar = game_bar and layout == "landscape"

@@ -353,9 +353,9 @@ class LiveSync:
             return
         actions = table.game.actions
         if (len(actions), table.game.can_redo()) != app.drawn_game:
-            back = table.taken_back
-            if back is not None and back[0] == len(actions):  # an undo or a redo, said as such
-                app.say([back[1][0].upper() + back[1][1:] + "."])
+            undo = table.undo_news()
+            if undo is not None:  # an undo or a redo, said as such
+                app.say([undo])
                 return
             from companion.review import told  # imported once a table plays
 

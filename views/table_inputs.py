@@ -49,6 +49,12 @@ def on_cards_name(app: AppState, uids: list[str]) -> None:
     app.table_call(app.table.name_cards, named)
 
 
+def on_entry_clear(app: AppState, player: int) -> None:
+    """Referee: clear what was entered for this player at this step (they enter it again)."""
+    assert app.table is not None
+    app.table_call(app.table.clear_input, player)
+
+
 def on_take_back_enter(app: AppState, player: int, amount: int) -> None:
     """Enter the Blood a player takes back."""
     assert app.table is not None
@@ -98,8 +104,13 @@ def naming_panel(app: AppState) -> list[ft.Control]:
     rows: list[ft.Control] = [heading("Face-down cards turning up", 20)]
     for owner, uids in tv.naming.needed.items():
         done = sum(1 for u in uids if u in tv.naming.named)
-        rows.append(text(f"{s.players[owner].name}: {done} of {len(uids)} named", 16,
-                         color=MUTED, ident_=f"named-{owner}"))
+        line: list[ft.Control] = [text(f"{s.players[owner].name}: {done} of {len(uids)} named",
+                                       16, color=MUTED, ident_=f"named-{owner}")]
+        if done and app.is_referee:  # a wrong name is corrected without undoing anything
+            line.append(button(f"Clear {s.players[owner].name}'s names",
+                               lambda e, p=owner: on_entry_clear(app, p), primary=False,
+                               ident_=f"clear-{owner}"))
+        rows.append(wrap(*line))
     sels = app.draft("naming")
     for owner, uids in tv.naming.needed.items():
         for k, uid in enumerate(uids, start=1):
@@ -130,8 +141,13 @@ def take_back_panel(app: AppState) -> list[ft.Control]:
     for p, most in tv.take_back.most.items():
         got = tv.take_back.entered.get(p)
         said = f"takes back {got}" if got is not None else "has not said yet"
-        rows.append(text(f"{s.players[p].name} ({most} at most): {said}", 16,
-                         ident_=f"took-{p}"))
+        line: list[ft.Control] = [text(f"{s.players[p].name} ({most} at most): {said}", 16,
+                                       ident_=f"took-{p}")]
+        if got is not None and app.is_referee:
+            line.append(button(f"Clear {s.players[p].name}'s amount",
+                               lambda e, p=p: on_entry_clear(app, p), primary=False,
+                               ident_=f"clear-{p}"))
+        rows.append(wrap(*line))
     for p, most in tv.allowed.take_back.items():
         if app.is_referee and any(x.player == p and x.taken for x in tv.seats):
             continue  # they say it on their own phone
