@@ -49,9 +49,9 @@ def test_a_phone_back_from_a_long_offline_plays_exactly_what_it_shows(browser,
     server = Server(data).start()
     uis: list[UI] = []
     try:
-        ann, bo = phone(browser, server, t, 0), phone(browser, server, t, 1)
+        ann, bo, cy = (phone(browser, server, t, i) for i in range(3))
         tablet = board(browser, server, t)
-        uis += [ann, bo, tablet]
+        uis += [ann, bo, cy, tablet]
         ann.page.wait_for_function(LIVE, timeout=10_000)
         ann.tap("loc-pick-1")
         ann.tap("face-down")
@@ -67,15 +67,17 @@ def test_a_phone_back_from_a_long_offline_plays_exactly_what_it_shows(browser,
             "() => document.getElementById('vc-offline-tap').textContent") == \
             "Not sent: this device is offline."
         ann.shot("80-phone-offline")
-        starts(bo, "seat-state", "Your turn")  # the table goes on meanwhile
-        bo.tap("loc-pick-2")
-        bo.tap("face-down")
-        bo.tap("play")
-        tablet.wait_text("board-blood-1", "5")
+        # the table goes on meanwhile
+        for i, other in ((1, bo), (2, cy)):
+            starts(other, "seat-state", "Your turn")
+            other.tap("loc-pick-2")
+            other.tap("face-down")
+            other.tap("play")
+            tablet.wait_text(f"board-blood-{i}", "5")
         time.sleep(max(0.0, 60 - (time.monotonic() - t0)))  # a locked phone, a minute
         ann.context.set_offline(False)
         ann.page.wait_for_function(LIVE, timeout=30_000)
-        starts(ann, "seat-state", "Your turn")  # Bo played meanwhile: it is Ann's turn again
+        starts(ann, "seat-state", "Your turn")  # Bo and Cy played meanwhile: Ann's turn again
         ann.tap("loc-pick-2")
         ann.tap("face-down")
         ann.tap("blood-1")

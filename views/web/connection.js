@@ -55,9 +55,11 @@
     if (!cover) make();
     var show = offline();
     var shown = cover.style.display !== "none";
+    if (state.ever) {
+      document.documentElement.setAttribute("data-vc-connection", show ? "offline" : "live");
+    }
     if (show === shown) return;
     cover.style.display = show ? "flex" : "none";
-    document.documentElement.setAttribute("data-vc-connection", show ? "offline" : "live");
     if (!show) {
       var note = document.getElementById("vc-offline-tap");
       if (note) note.textContent = "";
