@@ -17,6 +17,8 @@ from tests.browser.harness import ROOT, free_port
 from tests.table_helpers import make_hub, position
 from views.server import (
     OriginGuard,
+    PageScript,
+    QuietClose,
     keep_start_up_out_of_collections,
     same_origin,
     startup_text,
@@ -74,6 +76,48 @@ def test_origin_guard_refuses_before_the_app_sees_the_socket() -> None:
     native = {"type": "websocket", "headers": [(b"host", b"127.0.0.1:1")]}
     _run(guard(native, None, send))
     assert reached == ["websocket"]
+
+
+def test_every_html_page_carries_the_connection_script() -> None:
+    page = b"<html><head><title>x</title></head><body></body></html>"
+
+    async def app(scope, receive, send):
+        kind = b"text/html; charset=utf-8" if scope["path"] == "/" else b"text/javascript"
+        await send({"type": "http.response.start", "status": 200, "headers": [
+            (b"content-type", kind), (b"content-length", str(len(page)).encode())]})
+        await send({"type": "http.response.body", "body": page[:20], "more_body": True})
+        await send({"type": "http.response.body", "body": page[20:]})
+
+    for path, injected in (("/", True), ("/main.js", False)):
+        sent: list[dict] = []
+
+        async def send(message, sent=sent):
+            sent.append(message)
+
+        _run(PageScript(app, "var watched = 1;")({"type": "http", "path": path}, None, send))
+        body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+        length = dict(sent[0]["headers"])[b"content-length"]
+        assert int(length) == len(body)
+        assert (b"<script>var watched = 1;</script></head>" in body) is injected
+        assert body.endswith(b"</body></html>")
+
+
+def test_a_message_to_a_device_that_went_is_dropped_not_raised() -> None:
+    """A send to a closed socket raises in the server; Flet's send loop would die with a
+    traceback and never mark the session disconnected."""
+    delivered = []
+
+    async def gone(message):
+        if message["type"] == "websocket.send":
+            raise OSError("the device went")
+        delivered.append(message)
+
+    async def app(scope, receive, send):
+        await send({"type": "websocket.send", "bytes": b"update"})
+        await send({"type": "websocket.accept"})
+
+    _run(QuietClose(app)({"type": "websocket"}, None, gone))
+    assert delivered == [{"type": "websocket.accept"}]
 
 
 @pytest.fixture

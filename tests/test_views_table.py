@@ -499,3 +499,16 @@ def test_the_referee_clears_a_players_pending_names_from_the_screen(hub) -> None
     click(ref.root, "clear-1")
     assert ref.error is None and bo_uid not in table.view_for(Board()).naming.named
     assert len(table.game.actions) == 1  # only the Stay/Withdraw: nothing undone
+
+
+def test_a_confirmed_question_sends_the_page(hub) -> None:
+    """The dialog's button leaves the page when the dialog closes: the page is sent by hand
+    (Flet's automatic update after the tap would not reach the screen)."""
+    ref, phones, board, table = at_table(hub, position(3, phase="planning"))
+    sent = []
+    ref.on_navigate = sent.append
+    ref.go("host")
+    sent.clear()
+    click(ref.root, "free-1")
+    ref.answer(True)
+    assert table.role_of(phones[1].device) is None and sent == [ref]

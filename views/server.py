@@ -41,6 +41,32 @@ def same_origin(origin: str, host: str) -> bool:
         parts.netloc.lower() == host.strip().lower()
 
 
+class QuietClose:
+    """ASGI middleware: a message to a device that has just gone (a closed tab, a phone out of
+    reach) is dropped instead of raised. Raised, it ends Flet's send loop with a traceback in
+    the host's terminal, and the session is never marked disconnected (it would keep being
+    drawn for a device that is gone); dropped, the socket's receiving side ends the session as
+    for any disconnect."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+        if scope["type"] != "websocket":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_or_drop(message: dict[str, Any]) -> None:
+            try:
+                await send(message)
+            except Exception as err:  # noqa: BLE001 - the device went: nothing to tell it
+                if message.get("type") not in ("websocket.send", "websocket.close"):
+                    raise
+                log.debug("a message to a device that went was dropped: %r", err)
+
+        await self.app(scope, receive, send_or_drop)
+
+
 class OriginGuard:
     """ASGI middleware: refuse a websocket whose Origin is another site (HTTP 403).
 
@@ -121,7 +147,7 @@ def web_app(main: Callable[..., Any]) -> ASGIApp:
 
     app = flet_fastapi.FastAPI()
     app.mount("/", flet_fastapi.app(main, no_cdn=True, assets_dir=assets_dir()))
-    return OriginGuard(PageScript(app))
+    return OriginGuard(QuietClose(PageScript(app)))
 
 
 def start(web: bool = False, port: int | None = None, data_dir: str | None = None,

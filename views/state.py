@@ -623,6 +623,10 @@ class AppState:
             question.on_yes()
         else:
             self.render()
+        # The dialog's button left the page when the dialog closed: Flet's automatic update
+        # after the tap would not reach the screen, so the page is sent now.
+        if self.on_navigate is not None:
+            self.on_navigate(self)
 
     def layout(self) -> str:
         """'wide' (tablet, desktop), 'landscape' (a phone on its side) or 'phone'."""

@@ -138,6 +138,32 @@ def test_choices_at_the_same_instant_all_count_and_an_undo_is_told_everywhere(
         tablet.page.wait_for_function(
             "s => (document.querySelector(s)?.textContent || '').includes('took back')",
             arg="flt-semantics-host", timeout=10_000)
+        # Cy chooses again, then loses her phone: the referee frees her seat
+        phones[2].tap("choose-withdraw-2")
+        tablet.wait_text("board-chosen", "1 of 3 have chosen Stay or Withdraw")
+        ref.tap("to-host")
+        ref.tap("free-2")
+        ref.tap("confirm-yes")
+        ref.wait("seat-code-2")  # its new code, for Cy alone
+        cy = phones[2]
+        cy.wait("error")
+        assert "no longer holds Cy's seat" in cy.read("error")
+        assert cy.page.locator(sel("claim-referee")).count() == 1  # one Referee card
+        thief = UI(browser, server, path=f"/join/{t['id']}", host=False)
+        uis.append(thief)
+        thief.wait("claim-seat")
+        thief.tap("pick-2")
+        for code in (t["seat0"], t["seat2"]):  # another seat's code, or Cy's old one
+            thief.fill("seat-code", code)
+            thief.tap("claim-seat")
+            thief.wait("error")
+            assert "wrong code for Cy's seat" in thief.read("error")
+        assert not thief.has("seat-state")
+        for ui in uis:  # Cy's pending Withdraw is nowhere, page HTML included
+            html = ui.page.content()
+            assert not CHOICE.search(html) and "chose Withdraw" not in html, ui.page.url
+            assert "Cy withdraws" not in html
+        assert tablet.read("board-chosen") == "1 of 3 have chosen Stay or Withdraw"
         no_traceback(server)
     finally:
         close(*uis)
