@@ -512,3 +512,16 @@ def test_a_confirmed_question_sends_the_page(hub) -> None:
     click(ref.root, "free-1")
     ref.answer(True)
     assert table.role_of(phones[1].device) is None and sent == [ref]
+
+
+def test_a_seats_own_link_fills_in_the_seat_and_its_code(hub) -> None:
+    ref = host(hub)
+    ref.new_game(position(3, phase="planning"))
+    table = ref.table
+    phone = device(hub, f"/join/{table.table_id}?seat=1&code={table.seat_code(1)}")
+    assert phone.screen == "join" and phone.draft("join")["player"] == 1
+    click(phone.root, "claim-seat")  # one tap
+    assert phone.error is None and phone.role == Seat(player=1)
+    other = device(hub, f"/join/{table.table_id}?seat=2&code={table.seat_code(1)}")
+    click(other.root, "claim-seat")  # Bo's code in a link for Cy's seat opens nothing
+    assert "wrong code for Cy's seat" in (other.error or "") and other.role is None

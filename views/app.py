@@ -313,6 +313,8 @@ class Shell:
         self.top = ft.View(route="/", controls=[ft.SafeArea(content=app.root, expand=True)],
                            padding=0, spacing=0, bgcolor=BG)
         self.dialog: ft.AlertDialog | None = None
+        self.below: dict[str, ft.View] = {}
+        """The placeholder view of each earlier screen, by address."""
         app.on_navigate = lambda _app: self.sync()
         app.on_ask = lambda _app: self.ask()
         page.on_route_change = self.on_route_change
@@ -331,11 +333,18 @@ class Shell:
             self.page.show_dialog(self.dialog)
 
     def sync(self) -> None:
-        """Views: one placeholder per earlier screen, then the screen shown; push the address."""
+        """Views: one placeholder per earlier screen, then the screen shown; push the address.
+        Placeholders are kept while their screen stays in the history (a redraw pushed by
+        another device then sends only what changed on the screen shown)."""
         app, page = self.app, self.page
-        below = [ft.View(route=r.path, bgcolor=BG, controls=[]) for r in app.history[:-1]]
+        paths = [r.path for r in app.history[:-1]]
+        self.below = {path: self.below.get(path) or ft.View(route=path, bgcolor=BG, controls=[])
+                      for path in paths}
         self.top.route = app.route.path
-        page.views[:] = [*below, self.top]
+        views = [*(self.below[path] for path in paths), self.top]
+        shown = list(page.views)
+        if len(shown) != len(views) or any(a is not b for a, b in zip(shown, views)):
+            page.views[:] = views
         if self.address != app.route.path:
             self.address = app.route.path
             self.pushed.append(self.address)
