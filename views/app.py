@@ -343,7 +343,8 @@ class Shell:
         self.top.route = app.route.path
         views = [*(self.below[path] for path in paths), self.top]
         shown = list(page.views)
-        if len(shown) != len(views) or any(a is not b for a, b in zip(shown, views)):
+        if len(shown) != len(views) or \
+                any(a is not b for a, b in zip(shown, views, strict=True)):
             page.views[:] = views
         if self.address != app.route.path:
             self.address = app.route.path
