@@ -12,6 +12,7 @@ the pointerdown on A. All pages run in one browser on one machine, so these cloc
 clock (checked against `Date.now()` in every page).
 
 Run: python bench/table_sync.py [taps]
+     python bench/table_sync.py --club [--quick]   (5 tables x 5 devices on one server)
 """
 
 import sys
@@ -196,7 +197,69 @@ def run(browser, devices: int, taps: int) -> dict[str, list[float] | float]:
         return out
 
 
+def club(browser, tables: int, devices: int, taps: int) -> dict[str, float]:
+    """A club night: one server, `tables` tables of `devices` devices each (the referee,
+    seats, a board), every referee tapping at the same moment; server CPU per action and per
+    action per device, and the slowest device of each table (p50/p95, ms)."""
+    import psutil
+
+    with tempfile.TemporaryDirectory() as tmp:
+        seeds = [seed(Path(tmp), max(3, devices - 2)) for _ in range(tables)]
+        server = Server(Path(tmp)).start()
+        rooms = [connect(browser, server, t, devices) for t in seeds]
+        proc = psutil.Process(server.proc.pid)
+        cpu, slowest = 0.0, []
+        try:
+            blood = 6
+            for k in range(taps + 2):
+                blood += 1
+                for a, others in rooms:
+                    for ui, ident in others:
+                        ui.page.evaluate(ARM, [sel(ident), expected(ui, ident, blood)])
+                    a.page.evaluate(TAP)
+                c0 = sum(proc.cpu_times()[:2])
+                for a, _ in rooms:  # every table's referee taps at once
+                    a.page.locator(sel("effect-apply")).first.click(no_wait_after=True)
+                for _, others in rooms:
+                    for ui, _ in others:
+                        ui.page.wait_for_function("() => window.__seen !== null",
+                                                  timeout=30_000)
+                c1 = sum(proc.cpu_times()[:2])
+                if k < 2:
+                    continue  # warm-up
+                cpu += c1 - c0
+                for a, others in rooms:
+                    tap = a.page.evaluate("() => window.__tap")
+                    slowest.append(max(ui.page.evaluate("() => window.__seen") - tap
+                                       for ui, _ in others))
+                time.sleep(0.5)
+        finally:
+            for a, others in rooms:
+                for ui in [a, *(u for u, _ in others)]:
+                    ui.context.close()
+            server.stop()
+    per_action = cpu * 1000 / (taps * tables)
+    p50, p95 = stats(slowest)
+    return {"cpu_action": per_action, "cpu_device": per_action / devices, "p50": p50,
+            "p95": p95}
+
+
 def main() -> None:
+    if "--club" in sys.argv:
+        reason = missing()
+        if reason:
+            print(f"table sync: skipped ({reason})")
+            return
+        quick = "--quick" in sys.argv
+        tables, devices, taps = (2, 3, 2) if quick else (5, 5, 10)
+        with chromium() as browser:
+            r = club(browser, tables, devices, taps)
+        print(f"club night: {tables} tables x {devices} devices on one server, every referee "
+              f"tapping at once, {taps} rounds")
+        print(f"server CPU per action {r['cpu_action']:.1f} ms, per action per device "
+              f"{r['cpu_device']:.1f} ms; slowest device of a table on screen "
+              f"{r['p50']:.0f} / {r['p95']:.0f} ms (median / p95) after its referee's tap")
+        return
     taps = int(sys.argv[1]) if len(sys.argv) > 1 else 30
     reason = missing()
     if reason:
