@@ -1,5 +1,5 @@
 """The program's entry point, above the engine (`companion`) and the UI (`views`): a CLI
-subcommand runs in `companion.cli`; without one the app starts (`views.app.run`)."""
+subcommand runs in `companion.cli`; without one the app starts (`views.server.start`)."""
 
 import sys
 
@@ -16,14 +16,14 @@ def main(argv: list[str] | None = None) -> int:
         code = cli.main(argv)
         return code if code is not None else 0
     try:
-        from views.app import run
+        from views.server import start
     except ImportError as err:
-        if err.name not in ("views.app", "views"):
+        if err.name not in ("views.server", "views"):
             raise
         print("the app UI is not installed", file=sys.stderr)
         return 1
     try:
-        run(web=args.web, port=args.port, data_dir=args.data_dir, host=args.host)
+        start(web=args.web, port=args.port, data_dir=args.data_dir, host=args.host)
     except OSError as err:  # e.g. the port is taken; the data folder is shown in the app
         from companion.cli import _fail
         from companion.storage import describe_os_error

@@ -92,7 +92,7 @@ def trivial() -> None:
 def app(data_dir: str) -> None:
     """The real app on a data folder, with `Service.play` timed too."""
     from companion.service import Service
-    from views.app import run
+    from views.server import start
 
     play = Service.play
 
@@ -116,7 +116,7 @@ def app(data_dir: str) -> None:
             _log(f"render {(time.perf_counter() - start) * 1000:.3f}")
 
     views.app.render = timed_render
-    run(True, int(os.environ["FLET_SERVER_PORT"]), data_dir, host="127.0.0.1")
+    start(True, int(os.environ["FLET_SERVER_PORT"]), data_dir, host="127.0.0.1")
 
 
 # --- the benchmark's handle on it ------------------------------------------------------------

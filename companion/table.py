@@ -13,7 +13,7 @@ import re
 import threading
 from collections import deque
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from companion import access, collect
 from companion.access import TableView
@@ -21,13 +21,34 @@ from companion.engine import seat_of
 from companion.errors import InputRefused, RuleError, StaleVersion, TableError
 from companion.game import Action, Game
 from companion.service import Service
-from companion.tables import EPOCH, CodeRefused, TableNotFound, token_hash, with_seat_codes
+from companion.table_keys import (
+    EPOCH,
+    CodeRefused,
+    RateLimiter,
+    TableNotFound,
+    token_hash,
+    with_seat_codes,
+)
 from models.cards import ClanCard
 from models.commands import COMMAND_ADAPTER, AnyCommand
 from models.table import Allowed, Board, Choice, Lobby, Pending, Referee, Role, Seat, TableRecord
 
-if TYPE_CHECKING:
-    from companion.tables import TableHub
+
+class Hub(Protocol):
+    """What a table needs of the hub that opened it (`companion.tables.TableHub`)."""
+
+    store: Any
+    """The store its game is kept in."""
+    limiter: RateLimiter
+    """The wrong-code limits shared by every table of the process."""
+
+    def is_host(self, key: str) -> bool:
+        """Whether `key` is the server's host key."""
+        ...
+
+    def save_record(self, record: TableRecord) -> None:
+        """Store a table record."""
+        ...
 
 log = logging.getLogger("companion.tables")
 
@@ -90,7 +111,7 @@ class Table:
     version the device's screen was drawn from.
     """
 
-    def __init__(self, hub: TableHub, record: TableRecord, game: Game):
+    def __init__(self, hub: Hub, record: TableRecord, game: Game):
         self._hub = hub
         self._service = Service(hub.store, game)
         self._record = record

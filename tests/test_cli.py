@@ -325,9 +325,9 @@ def test_no_subcommand_starts_the_app(capsys, monkeypatch, tmp_path):
     import vendetta_companion
 
     calls = []
-    fake = types.ModuleType("views.app")
-    fake.run = lambda **kw: calls.append(kw)
-    monkeypatch.setitem(sys.modules, "views.app", fake)
+    fake = types.ModuleType("views.server")
+    fake.start = lambda **kw: calls.append(kw)
+    monkeypatch.setitem(sys.modules, "views.server", fake)
     assert main(["--web"]) is None  # companion.cli reports "no subcommand" to its caller
     assert vendetta_companion.main(["--web", "--port", "9000", "--data-dir",
                                     str(tmp_path)]) == 0
@@ -345,7 +345,7 @@ def test_engine_layer_never_imports_the_ui():
 def test_app_not_installed(capsys, monkeypatch):
     import vendetta_companion
 
-    monkeypatch.setitem(sys.modules, "views.app", None)
+    monkeypatch.setitem(sys.modules, "views.server", None)
     assert vendetta_companion.main([]) == 1
     assert "the app UI is not installed" in capsys.readouterr().err
 

@@ -1,6 +1,5 @@
 """App factory: `create_app(source)` builds the Flet main of a server hosting tables; every
-Flet session is one device with its own `AppState` (issue 11). `run()` starts it
-(`views.server`)."""
+Flet session is one device with its own `AppState`. `views.server.start` starts it."""
 
 from __future__ import annotations
 
@@ -364,11 +363,3 @@ class Shell:
     def on_view_pop(self, e: ft.ViewPopEvent) -> None:
         """Android's Back button or Flet's automatic back arrow."""
         self.app.back()
-
-
-def run(web: bool = False, port: int | None = None, data_dir: str | None = None,
-        host: str | None = None) -> None:
-    """Start the app: a desktop window, or a web server for the devices at the table."""
-    from views.server import start
-
-    start(web=web, port=port, data_dir=data_dir, host=host)

@@ -378,6 +378,7 @@ def _auto_card(app: AppState) -> ft.Control:
 
 def data_view(app: AppState) -> list[ft.Control]:
     """The Data page."""
+    app.on_file_chosen = on_file_result  # a file chosen in the picker comes here
     d = _draft(app)
     try:
         games = app.service.store.count_games()

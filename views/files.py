@@ -26,12 +26,13 @@ def handler(fn: Callable[..., Any], *args: Any) -> Callable[[Any], Any]:
 
 def picker(app: AppState) -> ft.FilePicker:
     """This session's file picker (save dialogs, downloads on the web, opening files); a
-    chosen file goes to views.data_page."""
+    chosen file goes to the screen that asked for one (`AppState.on_file_chosen`)."""
     if app.file_picker is None:
         async def on_result(e: Any):  # noqa: ANN202
-            from views.data_page import on_file_result
-
-            async for _ in on_file_result(app, e):
+            chosen = app.on_file_chosen
+            if chosen is None:
+                return
+            async for _ in chosen(app, e):
                 yield
 
         app.file_picker = ft.FilePicker(on_result=on_result)

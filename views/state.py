@@ -156,7 +156,10 @@ class AppState:
         self.on_ask: Callable[[AppState], None] | None = None
         """Set by the page: shows `question` as a dialog, or closes it when it is None."""
         self.file_picker: ft.FilePicker | None = None
-        """This session's file picker (views.data_page), made when first needed."""
+        """This session's file picker (views.files), made when first needed."""
+        self.on_file_chosen: Callable[[AppState, Any], Any] | None = None
+        """Set by the screen that opens files (an async generator taking the picker's event):
+        where a chosen file goes."""
 
     # --- catalogue --------------------------------------------------------------------------
 

@@ -62,8 +62,8 @@ class Server:
 
     def start(self) -> "Server":
         env = dict(os.environ, PYTHONPATH=str(ROOT))
-        code = ("import sys; from views.app import run; "
-                "run(True, int(sys.argv[2]), sys.argv[1], host='127.0.0.1')")
+        code = ("import sys; from views.server import start; "
+                "start(True, int(sys.argv[2]), sys.argv[1], host='127.0.0.1')")
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen([sys.executable, "-c", code, str(self.data_dir),
                                           str(self.port)], env=env, cwd=ROOT,
