@@ -14,6 +14,7 @@ import math
 import flet as ft
 
 from models.common import location_name
+from models.state import GameState
 from views.state import AppState
 from views.theme import (
     BG,
@@ -39,12 +40,18 @@ NEWS_LINES = {"phone": 7, "landscape": 2, "wide": 12}
 
 
 def status_line(app: AppState) -> str:
-    """Round, phase and step of the open game."""
+    """Round, phase and step of the open game; during Planning, on the referee's game screen,
+    the acting player's numbers."""
     s = app.game.state
-    if s.phase == "planning" and app.screen == "game":
+    if s.phase == "planning" and app.screen == "game" and app.is_referee:
         from views.planning import actor_line  # a game's screens only
 
         return actor_line(app, app.legal())
+    return where_line(s)
+
+
+def where_line(s: GameState) -> str:
+    """Round, phase and step (a seat's subtitle: never another player's numbers)."""
     parts = [f"Round {s.round}"] if s.round else []
     if s.phase == "resolution" and s.location is not None and s.step:
         parts.append(f"{location_name(s.location.id)} · {s.step.capitalize()}")

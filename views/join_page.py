@@ -4,6 +4,8 @@ viewers) or the referee (referee code). A seat's join link fills in the seat and
 
 Shows nothing of the game but the players' names (`Table.lobby`)."""
 
+from collections.abc import Callable
+
 import flet as ft
 
 from companion.errors import TableError
@@ -69,6 +71,18 @@ def on_table_open(app: AppState) -> None:
     app.go("join", table_id)
 
 
+def _code_and_button(app: AppState, label: str, key: str, field_id: str, with_code: bool,
+                     action: str, on_click: Callable[[AppState], None],
+                     button_id: str) -> list[ft.Control]:
+    """A code box (when a code is needed) and the button that takes the role."""
+    out: list[ft.Control] = []
+    if with_code:
+        out.append(field(label, _draft(app)[key], lambda v: on_code_change(app, key, v),
+                         ident_=field_id))
+    out.append(button(action, lambda e: on_click(app), primary=False, ident_=button_id))
+    return out
+
+
 def join_view(app: AppState) -> list[ft.Control]:
     """The join screen."""
     d = _draft(app)
@@ -113,19 +127,10 @@ def join_view(app: AppState) -> list[ft.Control]:
         text("Everyone's public numbers in large type. " +
              ("No code needed." if lobby.allow_viewers else
               "Needs the board code (the referee shows it)."), 15, color=MUTED)]
-    if not lobby.allow_viewers:
-        board.append(field("Board code", d["board_code"],
-                           lambda v: on_code_change(app, "board_code", v),
-                           ident_="board-code"))
-    board.append(button("Show the board", lambda e: on_board_join(app), primary=False,
-                        ident_="join-board"))
-    body.append(card(*board, color=SURFACE_HI))
-    ref: list[ft.Control] = [heading("Referee", 20)]
-    if not app.host:
-        ref.append(field("Referee code", d["referee_code"],
-                         lambda v: on_code_change(app, "referee_code", v),
-                         ident_="referee-code-field"))
-    ref.append(button("Referee this table", lambda e: on_referee_claim(app), primary=False,
-                      ident_="claim-referee"))
-    body.append(card(*ref, color=SURFACE_HI))
+    body.append(card(*board, *_code_and_button(
+        app, "Board code", "board_code", "board-code", not lobby.allow_viewers,
+        "Show the board", on_board_join, "join-board"), color=SURFACE_HI))
+    body.append(card(heading("Referee", 20), *_code_and_button(
+        app, "Referee code", "referee_code", "referee-code-field", not app.host,
+        "Referee this table", on_referee_claim, "claim-referee"), color=SURFACE_HI))
     return frame(app, f"Table {lobby.table_id}", body, subtitle="Pick your role")

@@ -11,7 +11,7 @@ from models.common import location_name
 from models.state import PlayerState
 from views.dashboard import on_relic_use
 from views.effects import due_main, due_panel
-from views.frame import PHASE_NAMES, frame
+from views.frame import frame, where_line
 from views.locations_panel import position_line
 from views.peek import peek_panel
 from views.planning import planning_view
@@ -52,17 +52,6 @@ def by_hand(tv: TableView) -> tuple[str, str] | None:
         return ("Feed", f"Take {feed} Blood from the Bank for your active Alliance cards "
                 "(the referee enters Feed).")
     return None
-
-
-def seat_status(tv: TableView) -> str:
-    """The seat's subtitle: round, phase and step (never another player's numbers)."""
-    s = tv.state
-    parts = [f"Round {s.round}"] if s.round else []
-    if s.phase == "resolution" and s.location is not None and s.step:
-        parts.append(f"{location_name(s.location.id)} · {s.step.capitalize()}")
-    else:
-        parts.append(PHASE_NAMES.get(s.phase, s.phase))
-    return " · ".join(parts)
 
 
 def to_do(view: TableView | None) -> str:
@@ -146,7 +135,7 @@ def seat_view(app: AppState) -> list[ft.Control]:
     body.append(app.memo("leave", p.name, lambda: button(
         "Leave this seat", lambda e: on_leave_click(app, p.name), primary=False,
         ident_="leave")))
-    return frame(app, f"{p.name}'s seat", body, subtitle=seat_status(tv))
+    return frame(app, f"{p.name}'s seat", body, subtitle=where_line(s))
 
 
 def _banner(headline: str, prompt: str, lit: bool, cue: bool) -> ft.Control:
