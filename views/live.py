@@ -28,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import logging
+import time
 import weakref
 from collections import deque
 from collections.abc import Callable
@@ -134,6 +135,8 @@ class LiveSync:
         """Flet services kept referenced (Flet drops unreferenced ones after an event)."""
         self.closed = False
         """The session ended: nothing is sent to it any more."""
+        self.drawn_at = 0.0
+        """When a redraw was last sent to the page (`time.monotonic()`)."""
         self.beat: ft.Text | None = None
         """The heartbeat: an invisible text whose value changes every `HEARTBEAT` seconds."""
         app.on_table = self.follow
@@ -174,6 +177,8 @@ class LiveSync:
             await asyncio.sleep(HEARTBEAT)
             if self.beat is None or not self.connected():
                 continue
+            if time.monotonic() - self.drawn_at < HEARTBEAT:
+                continue  # a redraw was sent meanwhile: that was the sign of life
             beats += 1
             self.beat.value = str(beats % 1000)
             try:
@@ -345,6 +350,7 @@ class LiveSync:
             self.buzz()
         self.keep_awake()
         self.sync()
+        self.drawn_at = time.monotonic()
 
     def tell(self) -> None:
         """Another device's action: say here too what it did ("Just happened")."""
