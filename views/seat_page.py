@@ -156,7 +156,7 @@ def _numbers(app: AppState, me: int, p: PlayerState, relic: bool) -> ft.Control:
         _stat("Diablerie up/down", f"{p.diablerie_up}/{p.diablerie_down}", TEXT,
               "my-diablerie"),
         _stat("In hand", p.hand_size, TEXT, "my-hand"),
-    ], alignment=ft.MainAxisAlignment.SPACE_AROUND)
+    ], alignment=ft.MainAxisAlignment.SPACE_AROUND, wrap=True, spacing=16, run_spacing=8)
     alliance = [text(f"{'Drained' if c.drained else 'Active'}: {c.card.name} — "
                      + (f"{c.card.drained_influence} Inf" if c.drained else
                         f"{c.card.influence} Inf, Feed {c.card.feed}, "
