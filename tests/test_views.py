@@ -2,6 +2,7 @@
 
 import random
 
+import flet as ft
 import pytest
 
 from companion.game import Game
@@ -18,6 +19,7 @@ from tests.ui import (
     texts,
     type_in,
     value,
+    walk,
 )
 from views.app import build, create_app
 from views.state import AppState
@@ -155,6 +157,9 @@ def test_planning_offers_only_legal_blood_and_face_down_has_no_identity(app: App
     assert find(r, "play").content == "Play face down at Location #1"
     click(r, "blood-2")
     assert find(r, "play").content == "Play face down at Location #1 + 2 Blood"  # all it does
+    chips = {c.identifier: c for c in walk(r) if isinstance(c, ft.Semantics)}
+    assert chips["blood-2"].selected is True and not chips["blood-1"].selected  # told, too
+    assert find(r, "blood-2").icon == ft.Icons.CHECK  # not by colour alone
     click(r, "play")
     s = app.game.state
     card = s.locations[0].positions[0].cards[0]

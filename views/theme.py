@@ -67,8 +67,12 @@ def button(label: str, on_click: Handler | None, *, primary: bool = True,
            selected: bool = False, expand: bool | int | None = None, disabled: bool = False,
            ident_: str | None = None, icon: ft.IconData | None = None,
            width: int | None = None) -> ft.Control:
-    """A large button; `selected` marks a chosen option of a group. A button that cannot be
-    tapped now (`disabled`, or no handler) is drawn flat and dim, never like a live one."""
+    """A large button; `selected` marks a chosen option of a group (gold, a check mark, and
+    the selected state told to screen readers: colour is never the only cue). A button that
+    cannot be tapped now (`disabled`, or no handler) is drawn flat and dim, never like a live
+    one."""
+    if selected and icon is None:
+        icon = ft.Icons.CHECK
     if selected:
         bg, fg, border = GOLD, "#1a0d00", ft.BorderSide(0, GOLD)
     elif primary:
@@ -93,6 +97,7 @@ def button(label: str, on_click: Handler | None, *, primary: bool = True,
         return b
     sem = ident(ident_, b)
     sem.expand = expand
+    sem.selected = selected
     return sem
 
 
