@@ -464,16 +464,33 @@ def _service(data_dir: str | None, write: bool) -> Any:
     return Service(TinyDBGameStore(folder, read_only=True))
 
 
+def _check_output(path: str) -> None:
+    """Refuse an output path that cannot name a file to write: a folder, or a file in a folder
+    that does not exist (wrong arguments, not a disk problem).
+
+    Raises:
+        InputError: naming the path and the problem.
+    """
+    out = Path(path)
+    if not out.name or out.is_dir():
+        raise InputError(f"cannot write {path}: it is a folder")
+    parent = out.parent
+    if not parent.exists():
+        raise InputError(f"cannot write {path}: the folder {parent} does not exist")
+    if not parent.is_dir():
+        raise InputError(f"cannot write {path}: {parent} is a file, not a folder")
+
+
 def _write_output(path: str, text: str) -> None:
     """Write a file the user asked for, whole or not at all.
 
     Raises:
-        IOFailure: naming the file and the problem.
+        InputError: the path names a folder or a file in a missing folder.
+        IOFailure: naming the file and the disk's problem.
     """
     from companion.storage.files import atomic_write_bytes
 
-    if Path(path).is_dir() or not Path(path).name:
-        raise IOFailure(f"cannot write {path}: it is a folder")
+    _check_output(path)
     try:
         atomic_write_bytes(Path(path), text.encode("utf-8"))
     except OSError as err:
@@ -496,6 +513,8 @@ def cmd_catalogue(action: str, path: str | None, data_dir: str | None) -> int:
         InputError, IOFailure, FolderBusy, FolderUnavailable, CatalogueError (see `main`).
     """
     doc = _read_input(path, MAX_CATALOGUE_BYTES) if action == "import" and path else None
+    if action == "export" and path:
+        _check_output(path)
     svc = _service(data_dir, write=action == "import")
     try:
         if action == "export":
@@ -529,6 +548,8 @@ def cmd_games(action: str, args: list[str], data_dir: str | None) -> int:
     doc = None
     if action in ("import", "restore"):
         doc = _read_input(args[0], MAX_IMPORT_BYTES if action == "import" else MAX_BACKUP_BYTES)
+    elif action in ("export", "backup"):
+        _check_output(args[-1])
     svc = _service(data_dir, write=doc is not None)
     store = svc.store
     try:
@@ -559,12 +580,13 @@ def cmd_games(action: str, args: list[str], data_dir: str | None) -> int:
 EXIT_CODES = {
     0: "done",
     1: "refused: the rules or a document's checks refused it, or no such game; nothing changed",
-    2: "bad input: wrong arguments, or a file that cannot be read, is not JSON, is too large "
-       "or too deeply nested, or has the wrong format or invalid fields",
+    2: "bad input: wrong arguments (an output file that names a folder, or a file in a folder "
+       "that does not exist), or a file that cannot be read, is not JSON, is too large or too "
+       "deeply nested, or has the wrong format or invalid fields",
     3: "busy: another process (the app, the web server, another command) writes in the data "
        "folder; nothing was written",
     4: "disk: the data folder or an output file cannot be read or written (full, read-only, "
-       "no permission, a folder where a file should be); nothing was changed",
+       "no permission); nothing was changed",
     70: "internal error (a bug): reported on one line; please report it",
     130: "interrupted (Ctrl-C)",
 }

@@ -41,6 +41,7 @@ import errno
 import hmac
 import json
 import logging
+import os
 import secrets
 import threading
 import time
@@ -49,6 +50,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from companion.service import Service, Store
+from companion.storage import describe_os_error
 from companion.storage.files import atomic_write_bytes, move_aside, remove_temp_files
 from companion.table_keys import (
     CODE_ALPHABET,
@@ -103,9 +105,7 @@ class TableHub:
         self._stored: dict[str, TableRecord] = {}
         if self.tables_dir is not None and not getattr(store, "read_only", False):
             # only the folder's writer (who holds its lock) creates, cleans or moves files
-            self.tables_dir.mkdir(parents=True, exist_ok=True)
-            remove_temp_files(self.tables_dir)
-            self._scan()
+            self._open_tables_dir()
         self.host_key = host_key or self._stored_host_key()
 
     def _stored_host_key(self) -> str:
@@ -125,9 +125,29 @@ class TableHub:
         try:
             atomic_write_bytes(path, key.encode("ascii"))
             path.chmod(0o600)
-        except OSError:
-            log.exception("host key not stored in %s: it changes at the next start", path)
+        except OSError as err:
+            log.warning("host key not stored in %s (%s): it changes at the next start", path,
+                        describe_os_error(err, with_file=False))
         return key
+
+    def _open_tables_dir(self) -> None:
+        """Make `tables/` (a file or an unreadable folder in its place is set aside with a
+        dated name: the games stay, their tables start anew) and read its tables."""
+        assert self.tables_dir is not None
+        try:
+            self.tables_dir.mkdir(parents=True, exist_ok=True)
+            if not os.access(self.tables_dir, os.R_OK | os.W_OK | os.X_OK):
+                raise PermissionError(errno.EACCES, "permission denied", str(self.tables_dir))
+            remove_temp_files(self.tables_dir)
+            self._scan()
+        except OSError as err:
+            moved = move_aside(self.tables_dir)
+            log.warning("tables folder %s unusable (%s); set aside to %s", self.tables_dir,
+                        describe_os_error(err), moved)
+            try:
+                self.tables_dir.mkdir(exist_ok=True)
+            except OSError:
+                pass  # tables are then refused when opened, saying why
 
     def _scan(self) -> None:
         for path in sorted(self.tables_dir.glob("*.json")):

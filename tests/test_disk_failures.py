@@ -11,14 +11,17 @@ from __future__ import annotations
 import asyncio
 import errno
 import json
+import logging
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -26,7 +29,7 @@ from companion.game import Game
 from companion.service import Service
 from companion.storage import TinyDBGameStore
 from tests.process_helpers import ENV, ROOT, cli, real_game
-from tests.ui import click, has, texts
+from tests.ui import click, find, has, texts
 from views.app import DataFolder, build
 
 SCRIPT = json.loads((ROOT / "examples" / "four_players.json").read_text())
@@ -182,16 +185,23 @@ def test_read_only_disk(tiny_disk: Path, tmp_path: Path) -> None:
         done = cli("games", "import", str(game), "--data-dir", str(folder))
         assert done.returncode == 4 and "read-only" in done.stderr, done
         assert done.stderr.count("\n") == 1
+        exported = cli("games", "export", gid, str(tmp_path / "out.json"),
+                       "--data-dir", str(folder))
+        assert exported.returncode == 0 and json.loads((tmp_path / "out.json").read_text())
         data = DataFolder(folder)
-        problem = data.try_open()
-        assert problem and not problem.busy and problem.readable
-        assert "read-only" in problem.message and str(folder) in problem.message
-        app = build(None, problem, data)
-        assert has(app.root, "problem") and str(folder) in " ".join(texts(app.root))
-        click(app.root, "problem-review")
-        assert has(app.root, "review-0") and not has(app.root, "new-game")
+        assert data.try_open() is None and data.service is not None  # opened read-only
+        assert data.service.read_only and data.read_only_reason
+        app = build(data.service, None, data)
+        shown = " ".join(texts(app.root))
+        assert "This data folder is read-only: you can review games, not play or change " \
+               "them" in shown and str(folder) in shown
+        assert find(app.root, "new-game").disabled and not has(app.root, "game-0")
         click(app.root, "review-0")
         assert app.screen == "review"
+        app.go("data")
+        assert find(app.root, "data-read-only").value == (  # type: ignore[attr-defined]
+            f"Review only here: this data folder is read-only: you can review games, not "
+            f"play or change them ({folder}); restoring and importing are not possible.")
         data.close()
     finally:
         subprocess.run(["umount", "-l", str(folder)], capture_output=True)
@@ -238,7 +248,7 @@ def test_simulated_full_disk_in_a_real_process(tmp_path: Path) -> None:
     assert not list(tmp_path.rglob("*.tmp"))
 
 
-@pytest.mark.parametrize("broken", ["games", "dirty", "data"])
+@pytest.mark.parametrize("broken", ["games", "data"])
 def test_unopenable_data_folder_starts_on_an_error_screen(tmp_path: Path, broken: str) -> None:
     folder = tmp_path / "data"
     playing(folder, 3).store.close()
@@ -298,3 +308,136 @@ def test_unreadable_data_folder_for_a_real_user(tmp_path: Path) -> None:
         assert "Traceback" not in listed.stderr
     finally:
         shutil.rmtree(base, ignore_errors=True)
+
+
+def test_queued_actions_reach_the_disk_without_a_tap(tiny_disk: Path) -> None:
+    """The disk fills while playing; space comes back and nobody taps: the background retry
+    writes the queue within a few seconds and the banner goes by itself."""
+    from models.setup import GameSetup
+    from views.app import RETRY_SAVE_EVERY
+
+    data = DataFolder(tiny_disk / "data")
+    assert data.try_open() is None and data.service is not None
+    gid = data.service.new_game(GameSetup.model_validate(SETUP)).header.game_id
+    app = build(data.service, None, data)
+    app.open_game(gid)
+    data.keep_saving()
+    svc = app.service  # the table's
+    for command in SCRIPT["actions"][:10]:
+        app.play(command)
+    filler = fill(tiny_disk)
+    n = 10
+    while len(svc.unsaved) < 3:  # the journal fills its last page, then the disk says no
+        app.play(SCRIPT["actions"][n])
+        n += 1
+        assert n < 60
+    assert has(app.root, "save-problem") and app.error is None
+    time.sleep(RETRY_SAVE_EVERY + 0.5)
+    assert len(svc.unsaved) >= 3  # still full: still queued, in order
+    filler.unlink()
+    freed = time.monotonic()
+    while svc.unsaved and time.monotonic() - freed < 10:
+        time.sleep(0.05)
+    waited = time.monotonic() - freed
+    assert not svc.unsaved and waited < RETRY_SAVE_EVERY + 1.5, waited
+    assert not has(app.root, "save-problem")  # drawn again by itself
+    stored = TinyDBGameStore(tiny_disk / "data", read_only=True).load(gid)
+    assert len(Game.from_journal(stored.header, stored.entries, verify=True).actions) == n
+    data.close()
+
+
+BACKGROUND_CHILD = """
+import errno, json, os, sys, time
+from views.app import DataFolder
+from models.setup import GameSetup
+script = json.load(open(sys.argv[2]))
+data = DataFolder(sys.argv[1])
+data.try_open()
+game = data.service.new_game(GameSetup.model_validate(script["start"]["setup"]))
+table = data.hub.open_table(game.header.game_id)
+for command in script["actions"][:8]:
+    table.service.play(command)
+data.keep_saving(0.5)
+real_write = os.write
+def full(fd, data):
+    raise OSError(errno.ENOSPC, "No space left on device")
+os.write = full
+for command in script["actions"][8:12]:
+    table.service.play(command)
+queued = len(table.service.unsaved)
+time.sleep(1.2)
+still = len(table.service.unsaved)
+os.write = real_write
+freed = time.monotonic()
+while table.service.unsaved and time.monotonic() - freed < 10:
+    time.sleep(0.02)
+print(json.dumps({"queued": queued, "still": still, "left": len(table.service.unsaved),
+                  "waited": time.monotonic() - freed, "id": game.header.game_id}))
+data.close()
+"""
+
+
+def test_simulated_full_disk_saved_in_the_background(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-c", BACKGROUND_CHILD, str(tmp_path),
+                           str(ROOT / "examples" / "four_players.json")], cwd=ROOT, env=ENV,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stdout)
+    assert seen["queued"] == seen["still"] == 4 and seen["left"] == 0
+    assert seen["waited"] < 1.5, seen
+    stored = TinyDBGameStore(tmp_path, read_only=True).load(seen["id"])
+    assert len(Game.from_journal(stored.header, stored.entries, verify=True).actions) == 12
+
+
+def test_a_host_key_that_cannot_be_stored_is_one_line(tiny_disk: Path,
+                                                      caplog: pytest.LogCaptureFixture) -> None:
+    from companion.tables import TableHub
+
+    store = TinyDBGameStore(tiny_disk / "data")
+    fill(tiny_disk)
+    with caplog.at_level(logging.WARNING, logger="companion.tables"):
+        hub = TableHub(store)
+    assert hub.host_key and not (tiny_disk / "data" / "tables" / "host-key").exists()
+    [said] = [r for r in caplog.records if "host key" in r.getMessage()]
+    assert said.exc_info is None and "\n" not in said.getMessage()
+    assert "the disk is full" in said.getMessage() and "at the next start" in said.getMessage()
+    store.close()
+
+
+def test_queued_actions_are_written_when_the_app_comes_back(tiny_disk: Path) -> None:
+    """Back in the foreground (the phone unlocked, the window shown): the queue is written at
+    once, not at the next periodic try."""
+    import flet as ft
+
+    from models.setup import GameSetup
+    from tests.fake_page import FakePage
+    from views.app import create_app
+
+    data = DataFolder(tiny_disk / "data")
+    assert data.try_open() is None and data.service is not None
+    data.keep_saving(every=60)  # the periodic try is far away
+    gid = data.service.new_game(GameSetup.model_validate(SETUP)).header.game_id
+    page = FakePage()
+    page.web = False  # the desktop window: its own host
+    create_app(data)(page)  # type: ignore[arg-type]
+    app = page.data
+    app.seen_after = 0  # taps at once
+    app.open_game(gid)
+    assert app.table is not None, app.error
+    svc = app.service
+    filler = fill(tiny_disk)
+    n = 0
+    while not svc.unsaved:
+        app.play(SCRIPT["actions"][n])
+        n += 1
+        assert n < 60 and app.error is None, app.error
+    filler.unlink()
+    page.on_app_lifecycle_state_change(SimpleNamespace(state=ft.AppLifecycleState.HIDE))
+    time.sleep(0.3)
+    assert svc.unsaved  # hidden: nothing tried
+    page.on_app_lifecycle_state_change(SimpleNamespace(state=ft.AppLifecycleState.RESUME))
+    deadline = time.monotonic() + 3
+    while svc.unsaved and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert not svc.unsaved and not has(app.root, "save-problem")
+    data.close()

@@ -17,7 +17,7 @@ from companion.service import Service
 from companion.storage import FolderBusy, TinyDBGameStore, read_owner
 from tests.fake_page import FakePage
 from tests.process_helpers import ENV, ROOT, Holder, real_game
-from tests.ui import click, has, texts
+from tests.ui import click, find, has, texts
 from views.app import DataFolder, build, create_app
 
 
@@ -40,7 +40,7 @@ def test_a_second_app_is_told_where_the_first_is_and_may_review(tmp_path: Path) 
         click(app.root, "problem-review")
         assert app.read_only and has(app.root, "read-only")
         assert has(app.root, "review-0") and has(app.root, "review-1")
-        assert not has(app.root, "new-game") and not has(app.root, "game-0")
+        assert find(app.root, "new-game").disabled and not has(app.root, "game-0")
         click(app.root, "review-0")
         assert app.screen == "review"
     finally:

@@ -4,21 +4,32 @@ Flet session is one device with its own `AppState`. `views.server.start` starts 
 from __future__ import annotations
 
 import importlib
+import logging
 import threading
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import flet as ft
 
 from companion.service import Service
-from companion.storage import FolderBusy, StorageError, TinyDBGameStore, describe_os_error
+from companion.storage import (
+    FolderBusy,
+    FolderReadOnly,
+    StorageError,
+    TinyDBGameStore,
+    describe_os_error,
+)
 from companion.tables import TableHub
 from models.table import Board, Referee, Seat
 from views.confirm import confirm_dialog
 from views.live import LiveSync
 from views.state import AppState
 from views.theme import BG, GOLD, MUTED, OK, SMALL, SURFACE, ident, theme
+
+log = logging.getLogger(__name__)
 
 SCREENS: dict[str, str] = {
     "home": "views.home:home_view", "new": "views.wizard:wizard_view",
@@ -77,6 +88,16 @@ from disk) and the Statistics screen's module is loaded, in the background (issu
 Statistics screen then opens at once; the launch is not slowed)."""
 
 
+RETRY_SAVE_EVERY = 2.0
+"""Seconds between background tries to write the actions a disk refused (while any wait)."""
+
+
+def read_only_note(folder: Path) -> str:
+    """Why an app on a folder it may not write only reviews games (a clause)."""
+    return f"this data folder is read-only: you can review games, not play or change them " \
+           f"({folder})"
+
+
 @dataclass(frozen=True)
 class FolderProblem:
     """Why the data folder could not be opened for writing: what, where, and the ways out."""
@@ -110,16 +131,33 @@ class DataFolder:
         self.hub: TableHub | None = None
         """Every table of this process (once the folder is open for writing)."""
         self.problem: FolderProblem | None = None
+        self.read_only_reason: str | None = None
+        """Set when this process may read the folder but not write in it: it is then open
+        read-only for every session (reviews, statistics, exports; nothing that writes)."""
+        self.sessions: weakref.WeakSet[AppState] = weakref.WeakSet()
+        """The sessions on this folder (redrawn when queued actions reach the disk)."""
         self._review: Service | None = None
         self._lock = threading.Lock()
+        self._saver: threading.Thread | None = None
+        self._wake = threading.Event()
+        self._closing = threading.Event()
 
     def try_open(self) -> FolderProblem | None:
-        """Open the folder for writing unless already open; the problem, or None."""
+        """Open the folder for writing unless already open (read-only if this process may not
+        write there: see `read_only_reason`); the problem, or None."""
         with self._lock:
             if self.service is not None:
                 return None
             try:
                 store = TinyDBGameStore(self.path, role=self.role, address=self.address)
+            except FolderReadOnly:
+                try:
+                    store = TinyDBGameStore(self.path, read_only=True)
+                except self.errors as unreadable:  # it cannot be read either: say why
+                    self.problem = FolderProblem(self.path, describe_os_error(unreadable),
+                                                 False, False)
+                    return self.problem
+                self.read_only_reason = read_only_note(self.path)
             except self.errors as err:
                 text = str(err) if isinstance(err, StorageError) else describe_os_error(err)
                 self.problem = FolderProblem(self.path, text, isinstance(err, FolderBusy),
@@ -127,7 +165,7 @@ class DataFolder:
                 return self.problem
             self.hub = TableHub(store)
             self.service, self.problem = self.hub.service, None
-            if self.auto_backup:  # only the holder writes: never read-only, never beside another
+            if self.auto_backup and not store.read_only:  # only the holder writes
                 from companion.backups import AutoBackups
 
                 self.backup = AutoBackups.of(self.service).write_in_background()
@@ -158,6 +196,48 @@ class DataFolder:
         tables = self.hub.open_tables() if self.hub is not None else []
         return [s for s in (self.service, *(t.service for t in tables)) if s is not None]
 
+    def keep_saving(self, every: float = RETRY_SAVE_EVERY) -> None:
+        """Write the actions a disk refused in the background, every `every` seconds while any
+        wait (and at once on `save_soon`), so they reach the disk as soon as it accepts them,
+        tapped or not; idempotent."""
+        with self._lock:
+            if self._saver is not None or self._closing.is_set():
+                return
+            self._saver = threading.Thread(target=self._save_loop, args=(every,),
+                                           name="save-retry", daemon=True)
+            self._saver.start()
+
+    def save_soon(self) -> None:
+        """Try the background save now (e.g. the app came back to the foreground)."""
+        self._wake.set()
+
+    def _save_loop(self, every: float) -> None:
+        while not self._closing.is_set():
+            self._wake.wait(every)
+            self._wake.clear()
+            if self._closing.is_set():
+                return
+            try:
+                self.save_queued()
+            except Exception as err:  # noqa: BLE001 - a bug here must not stop the retries
+                log.warning("queued actions not saved in the background: %r", err)
+
+    def save_queued(self) -> list[Service]:
+        """Write the queued actions of every open game the disk takes now; the sessions
+        showing one of them are drawn again (their "Not saved yet" banner goes). Returns the
+        services now saved."""
+        waiting = [svc for svc in self._services() if svc.unsaved]
+        saved = [svc for svc in waiting if svc.save_now()]
+        if saved:
+            for app in list(self.sessions):
+                if any(app.service is svc for svc in saved):
+                    redraw = partial(app.render, keep_news=True)
+                    if app.later is not None:
+                        app.later(redraw)
+                    else:
+                        redraw()
+        return saved
+
     def flush(self) -> None:
         """Save what can be saved now (a session ended): unsaved actions, the index."""
         svc = self.service
@@ -173,6 +253,8 @@ class DataFolder:
 
     def close(self) -> None:
         """Flush, close and give the folder up (window closed, server stopped); idempotent."""
+        self._closing.set()
+        self._wake.set()
         with self._lock:
             if self.hub is not None:
                 self.hub.stop_clocks()  # the app closes: every open game's clock stops
@@ -231,6 +313,21 @@ def render(app: AppState) -> None:
     app.root.controls = controls
 
 
+def on_folder(app: AppState, folder: DataFolder) -> None:
+    """A session on the process's data folder: read-only there if the folder is, and drawn
+    again when its queued actions reach the disk."""
+    if folder.read_only_reason is not None and folder.service is not None \
+            and app.service is folder.service:
+        app.read_only_reason = folder.read_only_reason
+    folder.sessions.add(app)
+
+
+def back_in_front(folder: DataFolder, event: ft.AppLifecycleStateChangeEvent) -> None:
+    """The app came back to the foreground: write the queued actions now."""
+    if event.state in (ft.AppLifecycleState.RESUME, ft.AppLifecycleState.SHOW):
+        folder.save_soon()
+
+
 def build(source: TableHub | Service | None, problem: FolderProblem | None = None,
           folder: DataFolder | None = None, *, host: bool = True) -> AppState:
     """An app state with its view tree built (used by tests and by `create_app`); with a
@@ -242,6 +339,8 @@ def build(source: TableHub | Service | None, problem: FolderProblem | None = Non
     if folder is not None and folder.hub is not None and source is folder.service:
         source = folder.hub  # the process's one hub on the folder's one writable service
     app = AppState(source, render, problem, folder, host=host)
+    if folder is not None:
+        on_folder(app, folder)
     if isinstance(source, Service) and source.game is not None and app.hub is not None:
         table = app.hub.open_table(source.game.header.game_id)
         table.claim_referee(app.device, app.hub.host_key)
@@ -277,6 +376,10 @@ def create_app(source: TableHub | Service | DataFolder, *, base_urls: list[str] 
                        client=getattr(page, "client_ip", None) or None)
         app.base_urls = list(base_urls or [])
         page.data = app  # tests and the benchmark reach a session's state here
+        if folder is not None:
+            on_folder(app, folder)
+            folder.keep_saving()
+            page.on_app_lifecycle_state_change = lambda e: back_in_front(folder, e)
         if isinstance(source, Service) and source.game is not None:
             app.open_game(source.game.header.game_id)
         shell = Shell(page, app)

@@ -145,7 +145,8 @@ def card_editor(app: AppState) -> list[ft.Control]:
                    selected=d.get("kind") == k, ident_=f"edit-kind-{k}")
             for k in KINDS[section]], spacing=6)]
     parts.append(ft.Row([
-        button("Save", lambda e: on_edit_save(app), expand=True, ident_="edit-save"),
+        button("Save", lambda e: on_edit_save(app), expand=True, ident_="edit-save",
+               disabled=app.read_only),
         button("Cancel", lambda e: on_edit_cancel(app), primary=False, expand=True,
                ident_="edit-cancel")], spacing=8))
     return [card(*parts, color=SURFACE_HI, ident_="card-editor")]

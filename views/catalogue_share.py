@@ -75,5 +75,6 @@ def share_panel(app: AppState) -> list[ft.Control]:
              text("Cards in the pasted document are added to yours; values it gives replace "
                   "yours card by card.", 15, color=MUTED),
              ident("import-json", import_box),
-             button("Import", lambda e: on_import_click(app), ident_="import-ok")),
+             button("Import", lambda e: on_import_click(app), ident_="import-ok",
+                    disabled=app.read_only)),
     ]

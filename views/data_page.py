@@ -50,6 +50,16 @@ from views.theme import (
 
 READ_ONLY = ("Review only here: another app is using this data folder, so restoring, "
              "importing and automatic backups happen there.")
+
+
+def read_only_text(app: AppState) -> str:
+    """Why restoring and importing are not offered here (this app only reviews games)."""
+    folder_note = getattr(app.folder, "read_only_reason", None)
+    if folder_note is not None and app.read_only_reason == folder_note:
+        return f"Review only here: {folder_note}; restoring and importing are not possible."
+    return READ_ONLY
+
+
 SHOWN_GAMES = 25
 """Games listed in a preview (the rest are counted)."""
 SECTION_NAMES = {"clan_cards": "clan cards", "allies": "Allies", "relics": "Relics",
@@ -205,7 +215,7 @@ def _apply(app: AppState, chosen: Preview) -> tuple[str | None, str | None]:
     try:
         return apply(app.service, chosen), None
     except ReadOnlyStore:
-        return None, f"Not done: {READ_ONLY} Nothing was changed."
+        return None, f"Not done: {read_only_text(app)} Nothing was changed."
     except (ImportRefused, CatalogueError, StorageError) as err:
         return None, f"Not done: {err}. Nothing was changed."
     except OSError as err:
@@ -315,7 +325,7 @@ def preview_card(app: AppState, p: Preview) -> ft.Control:
     label = _confirm_label(p)
     nothing = label is None or app.read_only
     if app.read_only:
-        rows.append(text(READ_ONLY, SMALL, color=MUTED, ident_="data-read-only"))
+        rows.append(text(read_only_text(app), SMALL, color=MUTED, ident_="data-read-only"))
     rows.append(ft.Row([
         button(label or "Nothing new to add", None if nothing else handler(on_confirm, app),
                expand=2,
@@ -413,7 +423,8 @@ def data_view(app: AppState) -> list[ft.Control]:
              text("A backup, one game or a card catalogue. You see what the file holds before "
                   "anything changes; a file that is damaged or was tampered with is refused "
                   "whole. Games already here are kept as they are.", SMALL, color=MUTED),
-             text(READ_ONLY, SMALL, ident_="data-read-only") if app.read_only else open_file),
+             text(read_only_text(app), SMALL, ident_="data-read-only") if app.read_only
+             else open_file),
         _auto_card(app),
     ]
     if games:

@@ -135,7 +135,7 @@ def save_banner(app: AppState) -> ft.Control | None:
                 color=TEXT, weight=ft.FontWeight.BOLD),
         ft.Text(f"The last {len(svc.unsaved)} action(s) are on the table here but not on disk. "
                 "Keep the app open: they are saved, in order, as soon as the disk accepts "
-                "them (next action or Retry).", size=SMALL, color=TEXT),
+                "them (tried again every few seconds, or tap Retry).", size=SMALL, color=TEXT),
         button("Retry saving", lambda e: on_retry_click(app), ident_="retry-save",
                icon=ft.Icons.SAVE),
     ]

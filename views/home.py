@@ -84,6 +84,16 @@ def _page(app: AppState, finished: bool) -> tuple[list[dict], list[ft.Control]]:
                         lambda step: on_page_turn(app, finished, step))
 
 
+def read_only_note(app: AppState) -> str:
+    """Why games are only reviewed here, in words: the folder's own note when this process
+    may not write in it, else who holds it."""
+    folder_note = getattr(app.folder, "read_only_reason", None)
+    if folder_note is not None and app.read_only_reason == folder_note:
+        return f"{folder_note[:1].upper()}{folder_note[1:]}."
+    why = app.read_only_reason or "another app is using this data folder"
+    return f"Review only: {why}. Games can be looked at here, not played."
+
+
 def home_view(app: AppState) -> list[ft.Control]:
     """The home screen."""
     try:
@@ -92,11 +102,12 @@ def home_view(app: AppState) -> list[ft.Control]:
     except Exception:  # noqa: BLE001 - a broken index must not block the home screen
         unfinished, finished, live_pager, past_pager = [], [], [], []
     games = unfinished + finished
-    why = app.read_only_reason or "another app is using this data folder"
-    body: list[ft.Control] = [
-        ident("read-only", text(f"Review only: {why}. Games can be looked at here, not played.",
-                                15, color=MUTED)) if app.read_only else
-        button("New game", lambda e: on_new_click(app), ident_="new-game", icon=ft.Icons.ADD),
+    new_game = button("New game", lambda e: on_new_click(app), ident_="new-game",
+                      icon=ft.Icons.ADD, disabled=app.read_only)
+    body: list[ft.Control] = [new_game]
+    if app.read_only:  # the reason right above the button it disables
+        body.insert(0, ident("read-only", text(read_only_note(app), 15, color=MUTED)))
+    body += [
         ft.Row([
             button("Quick score", lambda e: app.go("quick"), primary=False, expand=True,
                    ident_="quick-score"),
@@ -120,5 +131,6 @@ def home_view(app: AppState) -> list[ft.Control]:
         body += [_game_row(app, g, len(unfinished) + i) for i, g in enumerate(finished)]
         body += past_pager
     if not games:
-        body.append(text("No games yet. Start one with New game.", color=MUTED))
+        body.append(text("No games here." if app.read_only else
+                         "No games yet. Start one with New game.", color=MUTED))
     return frame(app, "Vendetta Companion", body, subtitle="Referee for the table")

@@ -13,7 +13,7 @@ def on_retry_click(app: AppState) -> None:
     """Try to open the data folder again (e.g. after the other app was closed)."""
     problem = app.folder.try_open() if app.folder else app.problem
     if app.folder and app.folder.service is not None:
-        app.use(app.folder.service)
+        app.use(app.folder.service, reason=app.folder.read_only_reason)
     else:
         app.problem = problem
         app.error = "Still not available."

@@ -179,6 +179,8 @@ def start(web: bool = False, port: int | None = None, data_dir: str | None = Non
     atexit.register(folder.close)
     if problem is not None:
         print(f"The data folder cannot be used: {problem.message}", flush=True)
+    elif folder.read_only_reason is not None:
+        print(f"Review only: {folder.read_only_reason}.", flush=True)
     try:
         if desktop:
             print(f"Vendetta Companion: desktop window (data folder {path}).\n"

@@ -540,7 +540,8 @@ class AppState:
         """Host: open a stored game at a table (joining the table already playing it) as its
         referee. Never changes another device's table."""
         if self.read_only:
-            self.fail("Review only here: another app is using this data folder.")
+            why = self.read_only_reason or "another app is using this data folder"
+            self.fail(f"Review only here: {why}.")
             return
         if not self.host or self.hub is None:
             self.fail("Only the host's device opens stored games.")

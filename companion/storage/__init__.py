@@ -8,6 +8,7 @@ from .lock import FolderLock, describe_owner, read_owner
 from .records import (
     DamagedFile,
     FolderBusy,
+    FolderReadOnly,
     FolderUnavailable,
     GameDamaged,
     GameExists,
@@ -49,6 +50,7 @@ __all__ = [
     "DamagedFile",
     "FolderBusy",
     "FolderLock",
+    "FolderReadOnly",
     "FolderUnavailable",
     "GameDamaged",
     "GameExists",

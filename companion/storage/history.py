@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import os
 import secrets
+import shutil
 from bisect import bisect_left, bisect_right, insort
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
@@ -113,6 +114,27 @@ class Shard:
         return self.counts[0] + self.counts[1] if finished is None else self.counts[finished]
 
 
+def _remove(path: Path) -> None:
+    """Delete an index file (a folder found in its place is garbage: removed whole).
+
+    Raises: OSError.
+    """
+    try:
+        path.unlink(missing_ok=True)
+    except OSError:
+        if not path.is_dir() or path.is_symlink():
+            raise
+        shutil.rmtree(path)
+
+
+def _exists(path: Path) -> bool:
+    """Whether a file is there (False when it cannot even be looked at)."""
+    try:
+        return path.exists()
+    except OSError:
+        return False
+
+
 def _db(path: Path) -> TinyDB:
     return TinyDB(path, storage=AtomicJSONStorage)
 
@@ -162,8 +184,11 @@ class HistoryIndex:
         Raises: IndexDamaged (unreadable, or not a manifest of this version).
         """
         path = self.folder / MANIFEST
-        if not path.exists():
-            return False
+        try:
+            if not path.exists():
+                return False
+        except OSError as exc:  # e.g. the folder cannot be read
+            raise IndexDamaged(self.folder, f"unreadable index folder: {exc!r}") from None
         try:
             db = _db(path)
             metas, rows = db.table("meta").all(), db.table("shards").all()
@@ -208,11 +233,11 @@ class HistoryIndex:
         assert shard.file is not None
         path = self._path(shard.file)
         try:
-            if not path.exists():
+            if not _exists(path):
                 raise IndexDamaged(path, "missing")
             games, order = self._parse(shard, path)
         except IndexDamaged:
-            if self.read_only and not path.exists():
+            if self.read_only and not _exists(path):
                 raise IndexMoved(str(path)) from None
             raise
         shard.games, shard.order = games, order
@@ -544,7 +569,7 @@ class HistoryIndex:
         """Write a changed shard to a new file."""
         assert shard.games is not None and shard.order is not None
         path = self._path(self._next_file)
-        path.unlink(missing_ok=True)  # left by a checkpoint that never committed
+        _remove(path)  # left by a checkpoint that never committed
         games = shard.games
         _db(path).table("games").insert_multiple(
             {"game_id": gid, "summary": games[gid]} for _, gid in shard.order)
@@ -557,9 +582,12 @@ class HistoryIndex:
         named = {self._path(s.file).name for s in self._shards if s.file is not None}
         try:
             names = os.listdir(self.folder)
-        except FileNotFoundError:
+        except OSError:  # none yet, or damaged: the next checkpoint says
             return
         for name in names:
             if (name.startswith(".") and name.endswith(TMP_SUFFIX)) or (
                     name.startswith("shard-") and name.endswith(".json") and name not in named):
-                (self.folder / name).unlink(missing_ok=True)
+                try:
+                    _remove(self.folder / name)
+                except OSError:
+                    pass  # left there: never named by a manifest, so never read

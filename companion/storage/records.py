@@ -51,6 +51,11 @@ class FolderUnavailable(StorageError, OSError):
         return str(self.args[0]) if self.args else "data folder unavailable"
 
 
+class FolderReadOnly(FolderUnavailable):
+    """The data folder can be read but not written by this process (a read-only disk, no
+    write permission): it can still be opened read-only."""
+
+
 class ReadOnlyStore(StorageError):
     """A write on a store opened read-only (or already closed); nothing was written."""
 

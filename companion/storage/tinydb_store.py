@@ -19,6 +19,13 @@ unfinished games; it lists games/ only if that folder changed since the checkpoi
 crash, or files put there by hand). A missing or unreadable index is rebuilt from the
 journals.
 
+`index/` and `dirty/` are derived from the journals: a writer that finds either damaged in
+any way (a file in its place, a folder it cannot read or write, garbage) sets it aside under
+a dated name (listed by `damaged()`) and rebuilds the index from the journals; a reader
+rebuilds it in memory and leaves the folder as it is. Only `games/` itself being unusable
+stops the store. A folder this process may read but not write refuses a writable open with
+`FolderReadOnly` (the caller then opens it read-only).
+
 One process writes: a writable store holds the folder's lock from open to `close()`. A
 read-only store takes no lock and changes nothing on disk (no temp-file cleanup, no marker
 clearing, no index rewrite, no moving damaged files aside), so it can read beside the writer.
@@ -31,6 +38,7 @@ one; a read-only store sees a committed one as done.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import shutil
@@ -74,6 +82,7 @@ from .history import (
 from .lock import FolderLock
 from .records import (
     DamagedFile,
+    FolderReadOnly,
     FolderUnavailable,
     GameDamaged,
     GameExists,
@@ -91,6 +100,10 @@ MAX_NOTE_BYTES = 64 * 1024 * 1024
 VERIFY_AT_OPEN = 20
 """How many of the newest unfinished games (those offered to resume) are read fully at open."""
 COMMIT_NAME = "commit.json"
+REFUSALS = frozenset({errno.EROFS, errno.EACCES, errno.EPERM})
+"""What the disk answers a process that may not write there (as opposed to a full disk)."""
+EFFECTIVE = os.access in os.supports_effective_ids
+"""Whether `os.access` can check the effective ids (those that open files)."""
 T = TypeVar("T")
 
 
@@ -101,7 +114,8 @@ class TinyDBGameStore(GameStore):
     read-only) and listed by `damaged()`. The index, the catalogue and the journals of the
     newest unfinished games are checked at open; other games are checked when loaded.
     Raises (from the constructor): FolderBusy if another process writes in the folder;
-    FolderUnavailable if the folder (or games/, dirty/) cannot be read or made.
+    FolderReadOnly (writable open) if this process may read the folder but not write in it;
+    FolderUnavailable if the folder or games/ cannot be read or made.
     """
 
     def __init__(self, data_dir: str | Path, *, read_only: bool = False, wait: float = 0.0,
@@ -114,7 +128,9 @@ class TinyDBGameStore(GameStore):
         self._restore_dir = self.data_dir / "restore"
         self._legacy_path = self.data_dir / "index.json"
         self._catalogue_path = self.data_dir / "catalogue.json"
-        self._index = HistoryIndex(self.data_dir / "index", read_only)
+        self._index_dir = self.data_dir / "index"
+        self._index = HistoryIndex(self._index_dir, read_only)
+        self._markers_lost = False  # dirty/ was set aside: which games changed is unknown
         self._marked: set[str] = set()  # games with a dirty/ marker on disk
         self._folded: dict[str, str] | None = None  # case-folded id -> id (lazy)
         self._tail_checked: set[str] = set()
@@ -151,12 +167,28 @@ class TinyDBGameStore(GameStore):
         except OSError as exc:
             raise FolderUnavailable(f"cannot make the data folder {self.data_dir}: "
                                     f"{describe_os_error(exc)}") from None
-        owner = FolderLock(self.data_dir, role, address, wait)
         try:
-            for folder in (self._games_dir, self._dirty_dir):
-                if folder.exists() and not folder.is_dir():
-                    raise FolderUnavailable(f"{folder} is a file; it should be a folder")
-                folder.mkdir(exist_ok=True)
+            owner = FolderLock(self.data_dir, role, address, wait)
+        except FolderUnavailable:
+            refused = self._write_refused(self.data_dir) if self._listable(self.data_dir) \
+                else None
+            if refused is not None:
+                raise self._read_only_error(refused) from None
+            raise
+        try:
+            if self._games_dir.exists() and not self._games_dir.is_dir():
+                raise FolderUnavailable(f"{self._games_dir} is a file; it should be a folder")
+            if self._listable(self.data_dir) and (refused := self._write_refused(self.data_dir)):
+                raise self._read_only_error(refused)
+            self._games_dir.mkdir(exist_ok=True)
+            self._check_games_readable()
+            if not os.access(self._games_dir, os.W_OK | os.X_OK, effective_ids=EFFECTIVE):
+                # asked, not tried: a file made there would change the folder's stamp and
+                # make every open list it (see _check_games_folder)
+                raise self._read_only_error(PermissionError(errno.EACCES, "permission denied"))
+            for folder in (self._index_dir, self._dirty_dir):
+                self._check_derived(folder)
+            self._dirty_dir.mkdir(exist_ok=True)
             for folder in (self.data_dir, self._dirty_dir):
                 remove_temp_files(folder)  # ours alone: we hold the lock (games/: see _scan)
         except OSError as exc:
@@ -166,6 +198,55 @@ class TinyDBGameStore(GameStore):
             raise FolderUnavailable(f"cannot open the data folder {self.data_dir}: "
                                     f"{describe_os_error(exc)}") from None
         return owner
+
+    def _read_only_error(self, exc: OSError) -> FolderReadOnly:
+        return FolderReadOnly(f"the data folder {self.data_dir} is read-only here "
+                              f"({describe_os_error(exc, with_file=False)}): games can be "
+                              f"read, not written")
+
+    @staticmethod
+    def _listable(folder: Path) -> bool:
+        """Whether this process can list `folder` and open what it holds."""
+        return folder.is_dir() and os.access(folder, os.R_OK | os.X_OK, effective_ids=EFFECTIVE)
+
+    @staticmethod
+    def _write_refused(folder: Path) -> OSError | None:
+        """The refusal (read-only disk, no permission) met by making a file in `folder`, or None
+        if a file can be made there (a full disk is no refusal: space may come back)."""
+        probe = folder / f".write-probe-{os.getpid()}{TMP_SUFFIX}"
+        try:
+            fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except OSError as exc:
+            return exc if exc.errno in REFUSALS else None
+        os.close(fd)
+        probe.unlink(missing_ok=True)
+        return None
+
+    def _check_derived(self, folder: Path) -> None:
+        """Writer: set a damaged derived folder (`index/`, `dirty/`) aside, so that it is made
+        anew and the index rebuilt from the journals.
+
+        Raises: FolderUnavailable if it cannot be set aside.
+        """
+        try:
+            if not folder.is_dir() and not folder.exists():
+                return
+        except OSError as exc:
+            problem = describe_os_error(exc, with_file=False)
+        else:
+            if not folder.is_dir():
+                problem = "a file stands where a folder should be"
+            elif not self._listable(folder):
+                problem = "it cannot be read (permission denied)"
+            elif refused := self._write_refused(folder):
+                problem = f"it cannot be written ({describe_os_error(refused, with_file=False)})"
+            else:
+                return
+        self._set_aside(folder, f"damaged {folder.name}/ folder: {problem}")
+        if self._damaged[-1].backup is None:
+            raise FolderUnavailable(f"{folder} is damaged ({problem}) and cannot be set aside")
+        if folder == self._dirty_dir:
+            self._markers_lost = True
 
     def _release(self) -> None:
         if self._owner is not None:
@@ -190,6 +271,7 @@ class TinyDBGameStore(GameStore):
     def _open(self) -> None:
         if self.read_only and self.data_dir.exists() and not self.data_dir.is_dir():
             raise FolderUnavailable(f"{self.data_dir} is a file; it should be a folder")
+        self._check_games_readable()
         self._open_index()
         for gid, _ in self._reading(lambda: self._index.page(False, 0, VERIFY_AT_OPEN)):
             if gid not in self._marked:
@@ -203,14 +285,40 @@ class TinyDBGameStore(GameStore):
             except OSError:
                 pass  # e.g. a full disk: still start; recovered again next time
 
+    def _check_games_readable(self) -> None:
+        """Raises: FolderUnavailable if games/ (the journals: nothing rebuilds them) is a file
+        or cannot be read."""
+        if not self._games_dir.exists():
+            return
+        if not self._games_dir.is_dir():
+            raise FolderUnavailable(f"{self._games_dir} is a file; it should be a folder")
+        if not self._listable(self._games_dir):
+            raise FolderUnavailable(f"cannot read the games folder {self._games_dir}: "
+                                    f"permission denied")
+
+    def _marker_names(self) -> list[str] | None:
+        """The names in dirty/; None if they are lost (the folder was set aside, or, read-only,
+        it cannot be read: the index is then rebuilt from the journals)."""
+        if self._markers_lost:
+            return None
+        try:
+            return self._names(self._dirty_dir)
+        except FolderUnavailable as exc:
+            if not self.read_only:
+                raise
+            self._set_aside(self._dirty_dir, str(exc))
+            self._markers_lost = True
+            return None
+
     def _open_index(self) -> None:
         """Read the index (migrating or rebuilding it), then bring it up to the journals."""
         scanned = False
-        if self._legacy_path.exists():
+        names = self._marker_names()
+        if self._legacy_path.exists() and names is not None:
             scanned = self._migrate()
         else:
             try:
-                found = self._index.load()
+                found = self._index.load() and names is not None
             except IndexDamaged as exc:
                 self._set_aside(exc.path, str(exc))
                 found = False
@@ -219,11 +327,11 @@ class TinyDBGameStore(GameStore):
                 scanned = True
         if not self.read_only:
             self._index.clean()
-        for name in self._names(self._dirty_dir):
+        for name in names or []:
             if id_problem(name) is None:
                 self._marked.add(name)
             elif not self.read_only:
-                (self._dirty_dir / name).unlink(missing_ok=True)
+                self._drop_marker(name)
         for gid in sorted(self._marked | set(self._staged)):
             self._refresh(gid)
         if not scanned:
@@ -391,6 +499,19 @@ class TinyDBGameStore(GameStore):
         self._reading(lambda: self._index.remove(game_id, self._hints(game_id)))
         self._forget_id(game_id)
         self._tail_checked.discard(game_id)
+
+    def _drop_marker(self, name: str) -> None:
+        """Delete an entry of dirty/ (a folder found there is garbage: removed whole).
+
+        Raises: OSError.
+        """
+        marker = self._dirty_dir / name
+        try:
+            marker.unlink(missing_ok=True)
+        except OSError:
+            if not marker.is_dir() or marker.is_symlink():
+                raise
+            shutil.rmtree(marker)
 
     def _mark(self, game_id: str) -> None:
         """Before a game's first change since the checkpoint: its marker, holding its key in
@@ -565,7 +686,7 @@ class TinyDBGameStore(GameStore):
                 return
             self._index.save(self._games_stamp())
             for gid in self._marked:
-                (self._dirty_dir / gid).unlink(missing_ok=True)
+                self._drop_marker(gid)
             if self._marked:
                 fsync_dir(self._dirty_dir)
             self._marked.clear()
@@ -792,7 +913,7 @@ class TinyDBGameStore(GameStore):
             return doc
 
     def _note_path(self, name: str) -> Path:
-        return self.data_dir / "index" / f"note-{name}.json"
+        return self._index_dir / f"note-{name}.json"
 
     def load_note(self, name: str) -> Any | None:
         """A note kept for a cache, from `index/note-<name>.json` (None if missing, too big or
@@ -811,8 +932,11 @@ class TinyDBGameStore(GameStore):
         with self._lock:
             if not self.writable:
                 return
+            path = self._note_path(name)
             try:
-                atomic_write_bytes(self._note_path(name), dumps(doc).encode())
+                if path.is_dir():  # garbage in the cache's place: set aside, then written
+                    self._set_aside(path, "a folder stands where a cache note should be")
+                atomic_write_bytes(path, dumps(doc).encode())
             except (OSError, ValueError):
                 pass
 
