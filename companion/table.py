@@ -21,6 +21,7 @@ from companion.engine import seat_of
 from companion.errors import InputRefused, RuleError, StaleVersion, TableError
 from companion.game import Action, Game
 from companion.service import Service
+from companion.storage import describe_os_error
 from companion.table_keys import (
     EPOCH,
     CodeRefused,
@@ -603,16 +604,17 @@ class Table:
         if command is not None:  # e.g. the last chooser left the Location: all are in
             try:
                 self._service.play(command)
-            except (RuleError, InputRefused, OSError):
-                log.exception("table %s: collected inputs not played", self.table_id)
+            except (RuleError, InputRefused, OSError) as err:  # one line: the inputs stay
+                log.warning("table %s: collected inputs not played: %s", self.table_id, err)
             else:
                 texts.append(describe(command, self.game))
                 pending = self._pending()
         record = self._record.model_copy(update={"pending": pending})
         try:
             return self._change("; ".join(texts), record)
-        except OSError:  # the game is stored; stale inputs are dropped again at the next load
-            log.exception("table %s: could not store the table record", self.table_id)
+        except OSError as err:  # the game is stored; stale inputs are dropped again at load
+            log.warning("table %s: the table record could not be stored: %s", self.table_id,
+                        describe_os_error(err))
             self._record = record
             return self._bump("; ".join(texts))
 
