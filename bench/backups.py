@@ -1,10 +1,12 @@
-"""Backups at scale (issue 13): size and time of a full backup, its preview and its restore, and
+"""Backups at scale: size and time of a full backup, its preview and its restore, and
 an automatic backup, for N stored games (default 1,000 finished example games).
 
-Run: python bench/backups.py [N]. Prints figures and each one's ratio to a floor measured in
-the same run (reading every journal once, `export_backup`'s own floor).
+Run: python bench/backups.py [N] [--quick] (--quick: 10 games, a check that it runs).
+Prints figures and each one's ratio to a floor measured in the same run (reading every
+journal once, `export_backup`'s own floor).
 """
 
+import argparse
 import json
 import shutil
 import sys
@@ -84,4 +86,8 @@ def main(n: int = 1000) -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 1000)
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("n", nargs="?", type=int, default=1000, help="stored games")
+    ap.add_argument("--quick", action="store_true", help="10 games: a check that it runs")
+    opts = ap.parse_args()
+    main(10 if opts.quick else opts.n)

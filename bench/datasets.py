@@ -65,34 +65,45 @@ def varied(summary: dict[str, Any], i: int, n: int) -> dict[str, Any]:
     return s
 
 
-def write_store(root: Path, n: int, game: Any) -> None:
-    """Write a data folder holding n games in the store's real format (root must be new)."""
+def write_folder(root: Path, games: list[tuple[dict[str, Any], list[dict[str, Any]],
+                                               dict[str, Any]]]) -> None:
+    """Write a data folder (root must be new) in the store's real format: one journal per
+    (header, entries, summary), then the history index built and checkpointed by the store's
+    own `HistoryIndex`, stamped with the games/ folder so that opening reads no journal."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from companion.service import summary
     from companion.storage.files import journal_bytes
     from companion.storage.history import HistoryIndex
 
-    games = root / "games"
-    games.mkdir(parents=True)
+    folder = root / "games"
+    folder.mkdir(parents=True)
     (root / "dirty").mkdir()
-    header, base = game.header_doc(), summary(game)
-    rows = [(s["game_id"], s) for s in (varied(base, i, n) for i in range(n))]
 
-    def write(gid: str, s: dict[str, Any]) -> None:
-        data = journal_bytes({**header, "game_id": gid}, [], s)
-        fd = os.open(games / f"{gid}.jsonl", os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    def write(game: tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any]]) -> None:
+        header, entries, summary = game
+        data = journal_bytes(header, entries, summary)
+        fd = os.open(folder / f"{header['game_id']}.jsonl",
+                     os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
         try:
             os.write(fd, data)
         finally:
             os.close(fd)
 
     with ThreadPoolExecutor(16) as pool:  # file creation waits on the disk: overlap it
-        for _ in pool.map(lambda r: write(*r), rows, chunksize=256):
+        for _ in pool.map(write, games, chunksize=256):
             pass
     index = HistoryIndex(root / "index")
-    index.build(rows)
-    index.save(os.stat(games).st_mtime_ns)
+    index.build([(h["game_id"], s) for h, _, s in games])
+    index.save(os.stat(folder).st_mtime_ns)
+
+
+def write_store(root: Path, n: int, game: Any) -> None:
+    """Write a data folder holding n games in the store's real format (root must be new)."""
+    from companion.service import summary
+
+    header, base = game.header_doc(), summary(game)
+    write_folder(root, [({**header, "game_id": s["game_id"]}, [], s)
+                        for s in (varied(base, i, n) for i in range(n))])
 
 
 def _fingerprint() -> str:

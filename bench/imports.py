@@ -8,7 +8,7 @@ Bytecode is cached as in an installed app (a first, untimed run writes `__pycach
 when PYTHONDONTWRITEBYTECODE is set here). `--detail` lists the
 slowest modules (`python -X importtime`).
 
-Run: python bench/imports.py [--repeat N] [--detail]
+Run: python bench/imports.py [--repeat N] [--detail] [--quick]
 """
 
 import argparse
@@ -92,8 +92,9 @@ def main(argv: list[str] | None = None) -> list[Row]:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=7, help="fresh interpreters per figure")
     ap.add_argument("--detail", action="store_true", help="list the slowest imports")
+    ap.add_argument("--quick", action="store_true", help="one interpreter per figure")
     opts = ap.parse_args(argv)
-    rows = measure(opts.repeat)
+    rows = measure(1 if opts.quick else opts.repeat)
     show(rows)
     if opts.detail:
         detail()

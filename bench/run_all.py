@@ -1,4 +1,4 @@
-"""Every figure of the speed issue (issue 12), each with its floor and ratio, in one run.
+"""Every speed figure of the app, each with its floor and ratio, in one run.
 
 1. Load + replay of the longest example game vs "validate + fold once" (its floor) and vs a
    bare parse of the journal; the memory a replayed game holds.
@@ -14,6 +14,7 @@ Data folders are written directly in the store's format (bench/datasets.py) and 
 the temp dir for the next run. Not part of the test suite.
 
 Run: python bench/run_all.py [--quick] [--no-browser]
+(--quick: 200 and 1,000 games instead of 10,000 and 100,000, a check that it runs.)
 """
 
 from __future__ import annotations
@@ -117,8 +118,8 @@ def replay(game: Any, repeat: int) -> None:
 # --- 2 and 4: other engineers' benches, if present ------------------------------------------
 
 
-def other(name: str, label: str) -> None:
-    """Run bench/<name>.py's `main()` (imported by path) and keep the rows it returns."""
+def other(name: str, label: str, argv: list[str]) -> None:
+    """Run bench/<name>.py's `main(argv)` (imported by path) and keep the rows it returns."""
     path = HERE / f"{name}.py"
     print(label, flush=True)
     if not path.exists():
@@ -129,7 +130,7 @@ def other(name: str, label: str) -> None:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     main = module.main
-    rows = main([]) if inspect.signature(main).parameters else main()
+    rows = main(argv) if inspect.signature(main).parameters else main()
     for r in rows or []:
         if hasattr(r, "cells"):
             ROWS.append(r)
@@ -235,43 +236,47 @@ def store_figures(root: Path, repeat: int) -> dict[str, float]:
             "cached": cached}
 
 
-def stores(game: Any, browser: Any | None, repeat: int, big: int) -> None:
-    print(f"3/5. stored games: 0, 10,000 and {big:,}", flush=True)
+def stores(game: Any, browser: Any | None, repeat: int, base: int, big: int,
+           taps_each: int) -> None:
+    """Figures of stores of `base` and `big` games (and an empty one); the browser's, unless
+    `browser` is None, with `taps_each` taps per screen."""
+    print(f"3/5. stored games: 0, {base:,} and {big:,}", flush=True)
     folders = {}
-    for n in (0, 10_000, big):
+    for n in (0, base, big):
         folders[n], took = datasets.data_folder(n, game)
         print(f"  {n:,} games: " + (f"written in {took:.1f} s" if took is not None
                                     else f"reused from {folders[n]}"), flush=True)
-    ten = store_figures(folders[10_000], repeat)
+    ten = store_figures(folders[base], repeat)
     many = store_figures(folders[big], repeat)
-    add(Row("store open, 10,000 games", ten["open"]),
-        Row("home listing, 10,000 games", ten["list"]),
-        Row("statistics, 10,000 games: counted from nothing", ten["stats"]),
-        Row("statistics, 10,000 games: after a restart (kept on disk)", ten["restart"]),
-        Row("statistics, 10,000 games: kept", ten["cached"]),
-        Row(f"store open, {big:,} games vs 10,000", many["open"], floor=ten["open"],
-            floor_name="(10k)", max_ratio=2),
-        Row(f"home listing, {big:,} games vs 10,000", many["list"], floor=ten["list"],
-            floor_name="(10k)", max_ratio=2),
+    add(Row(f"store open, {base:,} games", ten["open"]),
+        Row(f"home listing, {base:,} games", ten["list"]),
+        Row(f"statistics, {base:,} games: counted from nothing", ten["stats"]),
+        Row(f"statistics, {base:,} games: after a restart (kept on disk)", ten["restart"]),
+        Row(f"statistics, {base:,} games: kept", ten["cached"]),
+        Row(f"store open, {big:,} games vs {base:,}", many["open"], floor=ten["open"],
+            floor_name=f"({base:,})", max_ratio=2),
+        Row(f"home listing, {big:,} games vs {base:,}", many["list"], floor=ten["list"],
+            floor_name=f"({base:,})", max_ratio=2),
         Row(f"statistics, {big:,} games: counted from nothing", many["stats"]),
-        Row(f"statistics, {big:,} games: after a restart vs 10,000", many["restart"],
-            floor=ten["restart"], floor_name="(10k)", max_ratio=2),
+        Row(f"statistics, {big:,} games: after a restart vs {base:,}", many["restart"],
+            floor=ten["restart"], floor_name=f"({base:,})", max_ratio=2),
         Row(f"statistics, {big:,} games: kept", many["cached"]))
     if browser is None:
         return
     empty, full = [], []
-    for _ in range(max(2, repeat // 3)):  # interleaved: the same load for both
+    for _ in range(max(1, repeat // 3)):  # interleaved: the same load for both
         empty.append(launch(browser, folders[0]))
-        full.append(launch(browser, folders[10_000]))
-    add(Row("launch -> home, 10,000 games vs empty store", statistics.median(full),
+        full.append(launch(browser, folders[base]))
+    add(Row(f"launch -> home, {base:,} games vs empty store", statistics.median(full),
             floor=statistics.median(empty), floor_name="(empty)", max_ratio=1.3))
     # Goal 3: each tap at 10,000 games within 300 ms; goal 5: at 100,000 within 2x that.
     taps: dict[int, dict[str, float]] = {}
-    for n in (10_000, big):
+    for n in (base, big):
         label = f"{n:,} games"
         try:
-            stats_ms, home_ms, shown = screens(browser, folders[n], 6)
-            firsts = [stats_ms[0], *(first_stats(browser, folders[n]) for _ in range(2))]
+            stats_ms, home_ms, shown = screens(browser, folders[n], taps_each)
+            firsts = [stats_ms[0], *(first_stats(browser, folders[n])
+                                     for _ in range(2 if taps_each > 1 else 0))]
         except RuntimeError as err:  # a screen that never showed is a figure too: not met
             print(f"  Statistics/Home taps, {label}: NO ({err})")
             continue
@@ -279,14 +284,14 @@ def stores(game: Any, browser: Any | None, repeat: int, big: int) -> None:
                    statistics.median(firsts),
                    "Statistics tap -> shown: median": statistics.median(stats_ms),
                    "Home tap -> shown: median": statistics.median(home_ms)}
-        ten_k = taps.get(10_000) if n != 10_000 else None
+        ten_k = taps.get(base) if n != base else None
         for name, ms in taps[n].items():
             what, _, which = name.partition(": ")
             if ten_k is None:
                 add(Row(f"{what}, {label}: {which}", ms, max_value=300))
             else:
-                add(Row(f"{what}, {label}: {which} vs 10,000", ms, floor=ten_k[name],
-                        floor_name="(10k)", max_ratio=2))
+                add(Row(f"{what}, {label}: {which} vs {base:,}", ms, floor=ten_k[name],
+                        floor_name=f"({base:,})", max_ratio=2))
         add(Row(f"game rows on the home screen, {label}", shown, "rows", max_value=100))
 
 
@@ -303,22 +308,26 @@ def main(argv: list[str] | None = None) -> list[Any]:
     """Measure everything, print the table, return the rows."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true",
-                    help="fewer repeats; 20,000 games instead of 100,000")
+                    help="a check that it runs: 200 and 1,000 games, 2 repeats, 1 tap per "
+                         "screen, the other benches quick (figures not comparable)")
     ap.add_argument("--no-browser", action="store_true", help="skip the browser figures")
     opts = ap.parse_args(argv)
-    repeat = 5 if opts.quick else 11
+    repeat, base, big = (2, 200, 1_000) if opts.quick else (11, 10_000, 100_000)
+    quick = ["--quick"] if opts.quick else []
     game = datasets.longest_game()
     replay(game, repeat)
-    other("tap_latency", "2. tap -> number vs a trivial page")
-    other("imports", "4. import time")
     reason = browser_reason(opts.no_browser)
-    big = 20_000 if opts.quick else 100_000
+    if reason:
+        print(f"2. tap -> number vs a trivial page: skipped ({reason})", flush=True)
+    else:
+        other("tap_latency", "2. tap -> number vs a trivial page", quick)
+    other("imports", "4. import time", quick)
     if reason:
         print(f"browser figures skipped: {reason}", flush=True)
-        stores(game, None, repeat, big)
+        stores(game, None, repeat, base, big, 1)
     else:
         with chromium() as browser:
-            stores(game, browser, repeat, big)
+            stores(game, browser, repeat, base, big, 1 if opts.quick else 6)
     print()
     show(ROWS)
     return ROWS

@@ -1,4 +1,4 @@
-"""Data-safety costs (issue 10): taking the data folder, being refused, restoring backups,
+"""Data-safety costs: taking the data folder, being refused, restoring backups,
 the largest catalogue allowed; each against a floor measured in the same run.
 
 Run: python bench/safety.py [--quick]

@@ -11,7 +11,7 @@ tap, records `performance.timeOrigin + performance.now()` when the number shows;
 the pointerdown on A. All pages run in one browser on one machine, so these clocks are one
 clock (checked against `Date.now()` in every page).
 
-Run: python bench/table_sync.py [taps]
+Run: python bench/table_sync.py [taps] [--quick]
      python bench/table_sync.py --club [--quick]   (5 tables x 5 devices on one server)
 """
 
@@ -260,13 +260,15 @@ def main() -> None:
               f"{r['cpu_device']:.1f} ms; slowest device of a table on screen "
               f"{r['p50']:.0f} / {r['p95']:.0f} ms (median / p95) after its referee's tap")
         return
-    taps = int(sys.argv[1]) if len(sys.argv) > 1 else 30
+    quick = "--quick" in sys.argv  # 1 and 2 devices, 3 taps: a check that it runs
+    counts = [a for a in sys.argv[1:] if not a.startswith("--")]
+    taps = int(counts[0]) if counts else 3 if quick else 30
     reason = missing()
     if reason:
         print(f"table sync: skipped ({reason})")
         return
     with chromium() as browser:
-        results = {n: run(browser, n, taps) for n in (1, 4, 6)}
+        results = {n: run(browser, n, taps) for n in ((1, 2) if quick else (1, 4, 6))}
     floor = stats(results[1]["self"])  # type: ignore[arg-type]
     print(f"table sync, {taps} taps each; ms from the tap on A (median / p95)")
     print(f"{'devices':<8}{'A on screen':>15}{'others: message in':>21}"

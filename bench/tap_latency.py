@@ -12,7 +12,7 @@ view rebuild, Flet's diff and send) and the time inside `Service.play` are logge
 The browser runs on one core of its own (`chromium(one_core=True)`, see bench/inpage.py), so
 that its drawing does not take the server's core during the tap being timed.
 
-Run: python bench/tap_latency.py [--taps N] [--profile FILE]
+Run: python bench/tap_latency.py [--taps N] [--profile FILE] [--quick]
 (bench/serve.py is the server half, started by this script.)
 """
 
@@ -126,13 +126,15 @@ def main(argv: list[str] | None = None) -> list[Row]:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--taps", type=int, default=60, help="timed taps per page")
     ap.add_argument("--profile", help="write a cProfile of the app's taps (server) here")
+    ap.add_argument("--quick", action="store_true", help="3 taps per page: a check that it runs")
     opts = ap.parse_args(argv)
     from tests.browser.harness import missing
 
     if reason := missing():
         print(f"tap latency skipped: {reason}")
         return []
-    rows = measure(opts.taps, opts.profile and str(Path(opts.profile).resolve()))
+    profile = opts.profile and str(Path(opts.profile).resolve())
+    rows = measure(3 if opts.quick else opts.taps, profile)
     show(rows)
     return rows
 

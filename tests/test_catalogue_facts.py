@@ -1,4 +1,4 @@
-"""The shipped card facts match RULES.md §15 (corrected); older user catalogues are upgraded."""
+"""The shipped card facts are those of docs/rules.md §15; older user catalogues are upgraded."""
 
 from __future__ import annotations
 

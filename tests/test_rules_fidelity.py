@@ -1,7 +1,7 @@
 """Rules fidelity, round 2 (issue 9): moved cards, 'only one with cards', elimination, one copy
 of each card, mid-lap positions, Relic timing, the order of Power explanations, tie notes.
 
-Every test cites RULES.md (§) and uses the rulebook's figures.
+Every test cites docs/rules.md (§) and uses the rulebook's figures.
 """
 
 from __future__ import annotations

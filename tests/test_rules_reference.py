@@ -1,15 +1,41 @@
-"""The in-app rules reference (issue 6): help links, search, every Ruling, our own words."""
+"""The rules in the project's own words: the in-app reference (help links, search, every
+Ruling) and docs/rules.md made from it, whose chapters (§) every citation in the project names.
+
+Everything here runs on a plain clone. Where the project's source documents sit beside the
+repository (a sibling folder `shared/`: the rules digest RULES.md and the rulebook seeds), a few
+tests also compare with them; only those skip without them.
+"""
 
 import re
 from pathlib import Path
 
 import pytest
 
-from companion.rules_reference import HELP, help_for, rulings, search, section, sections
+from companion.rules_reference import (
+    EXTRAS,
+    HELP,
+    RULE,
+    chapters,
+    help_for,
+    markdown,
+    rulings,
+    search,
+    section,
+    sections,
+)
 from models.common import ROUND_PHASES, STEPS
 
-SEED = Path(__file__).resolve().parents[2] / "shared" / "seeds" / "000_36e6050bbd27be3b.txt"
-DATA = Path(__file__).resolve().parent.parent / "companion" / "data" / "rules_reference.json"
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "companion" / "data" / "rules_reference.json"
+DOC = ROOT / "docs" / "rules.md"
+SOURCES = ROOT.parent / "shared"
+"""The project's source documents, when they are checked out beside it (not in a clone)."""
+SEED = SOURCES / "seeds" / "000_36e6050bbd27be3b.txt"
+RULES = SOURCES / "RULES.md"
+CITING = ["companion", "models", "views", "tests", "bench", "tools", "docs", "examples",
+          "README.md", "vendetta_companion.py"]
+"""Where the project cites rules sections (§)."""
+HEADING = re.compile(r"^#+ (§\d+(?:\.\d+)?) ", re.MULTILINE)
 
 
 def test_ids_are_unique_and_every_section_has_text():
@@ -78,20 +104,39 @@ RULINGS = {
 
 def test_every_ruling_is_listed_and_found():
     assert {s.id for s in rulings()} == set(RULINGS)
-    assert {s.source for s in rulings()} >= {"companion", "RULES.md §7", "RULES.md §11"}
+    assert {s.source for s in rulings()} >= {"companion", "§7", "§11"}
     for ruling_id, query in RULINGS.items():
         assert ruling_id in [h.id for h in search(query)], query
     assert {h.id for h in search("ruling")} >= set(RULINGS)
 
 
-RULES = Path(__file__).resolve().parents[2] / "shared" / "RULES.md"
+RULE_BOOK_RULINGS = {"§7", "§8.4", "§10", "§11"}
+"""The chapters where the companion reads an unclear rule book (the other Rulings are its own
+decisions)."""
+
+
+def _rule_book_rulings() -> set[str]:
+    return {s.source for s in rulings() if s.source != "companion"}
+
+
+def test_rulings_of_the_rule_book_stand_in_the_chapter_they_read():
+    """Each Ruling names the § it reads and stands in that chapter (or one of its parts) of
+    docs/rules.md; the retired ones are gone."""
+    assert _rule_book_rulings() == RULE_BOOK_RULINGS
+    for s in rulings():
+        assert s.source == "companion" or RULE.fullmatch(s.source or ""), s.id
+        if s.source != "companion":
+            assert all(r == s.source or r.startswith(s.source + ".")
+                       for r in s.paragraph_rules()), s.id
+    ids = {s.id for s in sections()}
+    assert not ids & {"ruling-one-with-cards", "ruling-eliminated-cards", "ruling-br03-teammate"}
 
 
 def test_in_app_rulings_match_the_rulings_of_rules_md():
-    """Every Ruling of RULES.md is in the app under its §, and the app cites no other §; the
-    companion's own rulings never contradict RULES.md (the retired ones are gone)."""
+    """Where the rules digest the project was made from is at hand: its Rulings are the app's
+    rule-book Rulings, under the same §."""
     if not RULES.exists():
-        pytest.skip("RULES.md not available")
+        pytest.skip("the rules digest is not beside the repository")
     where, found = "", set()
     for line in RULES.read_text("utf-8").splitlines():
         head = re.match(r"#+ (§[\d.]+)", line)
@@ -99,12 +144,54 @@ def test_in_app_rulings_match_the_rulings_of_rules_md():
             where = head.group(1)
         if "**Ruling" in line and where:
             found.add(where)
-    assert found == {"§7", "§8.4", "§10", "§11"}
-    cited = {s.source.removeprefix("RULES.md ") for s in rulings()
-             if s.source and s.source.startswith("RULES.md")}
-    assert cited == found
-    ids = {s.id for s in sections()}
-    assert not ids & {"ruling-one-with-cards", "ruling-eliminated-cards", "ruling-br03-teammate"}
+    assert found == RULE_BOOK_RULINGS == _rule_book_rulings()
+
+
+def test_docs_rules_md_is_made_from_the_reference():
+    """docs/rules.md is the reference set out by chapter: regenerate it after editing the
+    reference or the shipped catalogue (`python -m companion.rules_reference > docs/rules.md`)."""
+    assert DOC.read_text("utf-8") == markdown()
+
+
+def test_chapters_are_numbered_in_order_and_each_has_text():
+    numbers = [c.rule for c in chapters()]
+    assert all(RULE.fullmatch(n) for n in numbers) and len(numbers) == len(set(numbers))
+    keys = [tuple(int(x) for x in n[1:].split(".")) for n in numbers]
+    assert keys == sorted(keys)
+    assert all(k[:1] in keys for k in keys)  # §8.4 sits under a §8
+    used = {r for s in sections() for r in s.paragraph_rules()} | set(EXTRAS)
+    assert used | {r.split(".")[0] for r in used} == set(numbers)
+
+
+def _cited() -> dict[str, set[str]]:
+    """Every § cited in the project's code, tests and documents, with the files citing it."""
+    cited: dict[str, set[str]] = {}
+    for top in CITING:
+        path = ROOT / top
+        files = [path] if path.is_file() else [
+            f for f in path.rglob("*") if f.suffix in (".py", ".md", ".json", ".txt")]
+        for f in files:
+            if f == DOC or "__pycache__" in f.parts:
+                continue
+            for rule in RULE.findall(f.read_text("utf-8", errors="replace")):
+                cited.setdefault(rule, set()).add(str(f.relative_to(ROOT)))
+    return cited
+
+
+def test_every_cited_section_is_a_heading_of_docs_rules_md():
+    headings = set(HEADING.findall(DOC.read_text("utf-8")))
+    assert headings == {c.rule for c in chapters()}
+    cited = _cited()
+    assert {"§1", "§2.3", "§7", "§8.4", "§10.5", "§15"} <= set(cited)  # the scan sees them
+    missing = {rule: sorted(files) for rule, files in cited.items() if rule not in headings}
+    assert missing == {}
+
+
+def test_every_chapter_of_rules_md_is_in_docs_rules_md():
+    if not RULES.exists():
+        pytest.skip("the rules digest is not beside the repository")
+    theirs = set(HEADING.findall(RULES.read_text("utf-8")))
+    assert theirs and theirs <= set(HEADING.findall(DOC.read_text("utf-8")))
 
 
 def test_rules_reference_says_what_rules_md_corrected():
@@ -122,12 +209,15 @@ def _words(text: str) -> list[str]:
     return text.split()
 
 
-def test_no_twelve_word_run_of_the_rulebook_is_copied():
-    """Mirrors the project hook (every 12-word run, not only every third)."""
-    if not SEED.exists():
-        pytest.skip("rulebook seed not available")
-    seed = _words(re.sub(r"[*_#]", "", SEED.read_text()))
-    ours = " ".join(_words(DATA.read_text())).lower()
-    copied = [" ".join(seed[i:i + 12]) for i in range(len(seed) - 11)
-              if " ".join(seed[i:i + 12]).lower() in ours]
+@pytest.mark.parametrize("source", [SEED, RULES], ids=["rulebook", "digest"])
+def test_no_twelve_word_run_of_the_sources_is_copied(source):
+    """Mirrors the project hook (every 12-word run, not only every third), for the reference
+    and docs/rules.md, against the rulebook and the rules digest."""
+    if not source.exists():
+        pytest.skip("the source documents are not beside the repository")
+    theirs = _words(re.sub(r"[*_#|]", "", source.read_text("utf-8")))
+    ours = " ".join(_words(re.sub(r"[*_#|]", "", DATA.read_text("utf-8") + DOC.read_text(
+        "utf-8")))).lower()
+    copied = [" ".join(theirs[i:i + 12]) for i in range(len(theirs) - 11)
+              if " ".join(theirs[i:i + 12]).lower() in ours]
     assert copied == []
