@@ -1,4 +1,4 @@
-"""Benchmark: live sync at a table (issue 11). An action on device A (the referee's phone:
+"""Benchmark: live sync at a table. An action on device A (the referee's phone:
 "Gain 1 Blood" for Ann) → the changed number visible on every other device (Ann's, Bo's... phones
 and the board), with 1, 4 and 6 connected devices, against the single-device tap → update
 figure measured in the same run. Server CPU per action: the whole server process's CPU time

@@ -1,4 +1,4 @@
-"""Who may do what at a table, and what each role may see (issue 11).
+"""Who may do what at a table, and what each role may see.
 
 Roles (`models.table`): the **referee**, a player's **seat**, the **board**. Permissions come
 from the engine's legal actions (`companion.legal`) plus the role, never from view code:

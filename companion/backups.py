@@ -1,4 +1,4 @@
-"""Your data, in the app (issue 13): backup files, previews of what a file holds before it is
+"""Your data, in the app: backup files, previews of what a file holds before it is
 restored or imported, and a rotating set of automatic backups in the data folder.
 
 Everything read goes through the store's export API and everything restored or imported

@@ -30,7 +30,7 @@ class CatalogueError(ValueError):
 
 
 def upgrade(doc: Any) -> Any:
-    """A copy of a version-1 catalogue document with the corrected facts of §15 (issue 9).
+    """A copy of a version-1 catalogue document with the corrected facts of §15.
 
     The values the user read off their cards stay; what the old release made up goes: the
     invented 'AL30' Ally becomes ALLY-FRENZY-DRAIN (its name, and the kind prefilled with it,

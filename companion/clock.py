@@ -1,4 +1,4 @@
-"""The game clock: how long a game has been played, in all and per round (issue 13).
+"""The game clock: how long a game has been played, in all and per round.
 
 The clock runs while a game is open at a table and stops when the app closes. A game's journal
 records it with clock entries, `{"kind": "clock", "running": true|false, "at": <ISO time>}`,

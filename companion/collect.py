@@ -1,4 +1,4 @@
-"""Per-player inputs collected at a table before they become one engine command (issue 11).
+"""Per-player inputs collected at a table before they become one engine command.
 
 Three Resolution steps need something from several players at once:
 - **Withdraw (§8.1)**: every present player chooses Stay or Withdraw in secret. When the last

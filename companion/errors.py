@@ -19,7 +19,7 @@ class TurnError(RuleError):
 
 
 class TableError(ValueError):
-    """A table action refused (table mode, issue 11); the table and its game are unchanged."""
+    """A table action refused (table mode); the table and its game are unchanged."""
 
 
 class AccessError(TableError):

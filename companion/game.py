@@ -258,7 +258,7 @@ class Game:
         """Final standings once the game is over."""
         return self.state.scoreboard
 
-    # --- the game clock (issue 13) ---------------------------------------------------------------
+    # --- the game clock ---------------------------------------------------------------
 
     def clock_running(self) -> bool:
         """Whether the clock runs (the game is open at a table and not over)."""

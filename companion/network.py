@@ -1,4 +1,4 @@
-"""The addresses a table's devices can reach this server at (issue 11: joining).
+"""The addresses a table's devices can reach this server at (joining).
 
 No Flet here: the server prints these at start and the host screen shows them.
 """

@@ -1,4 +1,4 @@
-"""Game review: a readable timeline, the state after any action, and chart data (issue 6).
+"""Game review: a readable timeline, the state after any action, and chart data.
 
 The timeline is grouped round → phase → Location → step; each entry is one plain sentence and
 names the action it came from, so a review screen can show `state_after(game, entry.action)`.

@@ -1,4 +1,4 @@
-"""The final scoreboard as a picture (PNG) to share, drawn with Pillow (issue 13)."""
+"""The final scoreboard as a picture (PNG) to share, drawn with Pillow."""
 
 from __future__ import annotations
 

@@ -1,9 +1,9 @@
 """Application service: the one place the UI and CLI go through to play and store games.
 
-Every confirmed action is written to the store before `play` returns (issue 4, durability).
+Every confirmed action is written to the store before `play` returns (durability).
 If the disk refuses it (full, read-only, gone), the action stays on the table in memory, is
 listed as unsaved with the reason, and is written, in order, before anything else: on the next
-action, on `retry_save()`, and on `close()` (issue 10).
+action, on `retry_save()`, and on `close()`.
 """
 
 from __future__ import annotations
@@ -318,7 +318,7 @@ class Service:
             except Exception:  # noqa: BLE001 - best effort: the banner keeps saying it
                 return False
 
-    # --- the game clock (issue 13): a table calls these when it opens or closes the game ------
+    # --- the game clock: a table calls these when it opens or closes the game ------
 
     def clock_start(self) -> bool:
         """Start the open game's clock (a table opened it); True if a clock entry was stored.
@@ -354,7 +354,7 @@ class Service:
         """Summaries of the stored games not yet over, newest first (at most `limit`)."""
         return self.store.list_games(finished=False, limit=limit)
 
-    # --- statistics (issue 6), kept between renders (issue 12) --------------------------------
+    # --- statistics, kept between renders --------------------------------
 
     def stats(self, **filters: Any) -> Stats:
         """Statistics over the finished games (filters as `companion.stats.compute`).
@@ -482,7 +482,7 @@ class Service:
                 self._warming.start()
             return self._warming
 
-    # --- the user's card catalogue (issue 3) ---------------------------------------------------
+    # --- the user's card catalogue ---------------------------------------------------
 
     def user_catalogue(self) -> Catalogue:
         """Cards the user entered from their physical cards.
@@ -543,7 +543,7 @@ class Service:
         self.store.save_catalogue(self.check_catalogue(doc))
         return self.catalogue()
 
-    # --- moving games in and out (issue 4; validated as in issue 10) ---------------------------
+    # --- moving games in and out (every document replayed and checked) ---------------------------
 
     def import_game(self, doc: dict[str, Any], checked: FileCheck | None = None) -> str:
         """Store an exported game after replaying it through the rules engine; its id.

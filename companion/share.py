@@ -1,4 +1,4 @@
-"""Share a finished game (issue 13): the scoreboard as text, and as a play BG Stats imports.
+"""Share a finished game: the scoreboard as text, and as a play BG Stats imports.
 
 BG Stats format: the public "push plays to BG Stats from other apps or websites" page of the BG
 Stats app (bgstatsapp.com, support section) documents a JSON play, url-encoded into

@@ -1,4 +1,4 @@
-"""Statistics across stored games, from their history summaries only (no replay; issue 6).
+"""Statistics across stored games, from their history summaries only (no replay).
 
 Counted games are the finished ones that pass the filters. How wins count:
 - individual games: the player named `winner` wins; everybody else at the table loses;
@@ -69,7 +69,7 @@ class HavenRate(Frozen):
 
 
 class LengthStats(Frozen):
-    """How long games with one number of players take (issue 13)."""
+    """How long games with one number of players take."""
 
     player_count: int
     """Players at the table."""
@@ -141,7 +141,7 @@ class Totals:
     players: dict[str, _Tally] = field(default_factory=dict)
     """By case-folded name."""
     lengths: dict[int, list[int]] = field(default_factory=dict)
-    """By player count: [games whose clock ran, their played seconds] (issue 13)."""
+    """By player count: [games whose clock ran, their played seconds]."""
 
 
 TOTALS_FORMAT = 1

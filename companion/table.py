@@ -1,8 +1,8 @@
-"""One open game at a table (issue 11): the `Table` its devices act through, kept in step.
+"""One open game at a table: the `Table` its devices act through, kept in step.
 
 `companion.tables` holds the process's `TableHub`, which opens and stores tables; this module is
 the table itself, with the rules side a table needs (`companion.access`, `companion.collect`):
-it is imported when the first table opens, not when the app starts (issue 12).
+it is imported when the first table opens, not when the app starts.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Table mode (issue 11): several devices at one open game, each in a role, kept in step.
+"""Table mode: several devices at one open game, each in a role, kept in step.
 
 Model:
 - One `TableHub` per server process owns the data folder's games (through the store) and every

@@ -17,10 +17,10 @@ from models.common import (
 
 ID_PATTERN = r"^[A-Za-z0-9_-]{1,24}$"
 MAX_ENTRIES = 500
-"""Most cards per catalogue section (the game has 63 clan cards; issue 10 caps the rest)."""
+"""Most cards per catalogue section (the game has 63 clan cards; the rest are capped alike)."""
 
 CATALOGUE_VERSION = 2
-"""Catalogue format version (2: issue 9, corrected §15 facts; companion.catalogue.upgrade reads
+"""Catalogue format version (2: corrected §15 facts; companion.catalogue.upgrade reads
 version 1)."""
 
 

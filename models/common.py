@@ -6,8 +6,8 @@ from typing import Any, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict
 
 SCHEMA_VERSION = 3
-"""Version of the game documents written by this release (2: issue 9, corrected card facts of
-§15; 3: issue 13, clock entries in the journal; older documents are migrated by
+"""Version of the game documents written by this release (2: corrected card facts of
+§15; 3: clock entries in the journal; older documents are migrated by
 companion.storage.transfer)."""
 
 Clan = Literal["Brujah", "Gangrel", "Malkavian", "Nosferatu", "Toreador", "Tremere", "Ventrue"]
@@ -57,11 +57,11 @@ PlayerRef = int | str
 
 
 MAX_TEXT = 500
-"""Longest string any model accepts where a field sets no tighter limit (issue 10)."""
+"""Longest string any model accepts where a field sets no tighter limit."""
 
 DEFERRED = ConfigDict(defer_build=True)
 """Config of the models and type adapters: validators are built on first use, not at import
-(issue 12: starting the app builds only what its first page needs)."""
+(starting the app builds only what its first page needs)."""
 
 
 class Frozen(BaseModel):

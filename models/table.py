@@ -1,4 +1,4 @@
-"""Table mode (issue 11): device roles, inputs collected per player, the stored table record and
+"""Table mode: device roles, inputs collected per player, the stored table record and
 what each role may see of a table.
 
 A *table* is one open game shared by several devices. Each device holds one role at a table:
@@ -22,7 +22,7 @@ Choice = Literal["stay", "withdraw"]
 
 
 class Referee(Frozen):
-    """Full control: acts for any player, the only one who may undo/redo (issue 11)."""
+    """Full control: acts for any player, the only one who may undo/redo."""
 
     kind: Literal["referee"] = "referee"
 

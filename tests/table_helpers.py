@@ -1,4 +1,4 @@
-"""Builders for the table-mode tests (issue 11): a hub on real files, devices, positions."""
+"""Builders for the table-mode tests: a hub on real files, devices, positions."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 11: who may do what at a table — from the engine's legal actions plus the role.
+"""who may do what at a table — from the engine's legal actions plus the role.
 
 Every refusal must name the role and the reason and leave the game, its journal, the table
 record and the version exactly as they were.

@@ -1,4 +1,4 @@
-"""Automatic backups with real processes (issue 13): only the process that holds the data
+"""Automatic backups with real processes: only the process that holds the data
 folder writes them; a process that reviews it read-only (another app owns it) writes none and
 leaves the folder exactly as it was, even after the owner is killed."""
 

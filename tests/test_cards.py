@@ -1,4 +1,4 @@
-"""Automated card effects of §15, alone and in interaction (issue 3)."""
+"""Automated card effects of §15, alone and in interaction."""
 
 import pytest
 
@@ -449,7 +449,7 @@ def test_shipped_catalogue_has_nine_cards_per_clan_and_no_invented_values():
     ({"allies": [{"id": "A", "name": "x"}, {"id": "A"}]}, "appears twice"),
 ])
 def test_malformed_catalogue_is_rejected_naming_card_and_field(doc, message):
-    """Issue 3: bad catalogue files name the card and the field."""
+    """bad catalogue files name the card and the field."""
     with pytest.raises(CatalogueError, match=message.replace("[", r"\[").replace("]", r"\]")
                        .replace("(", r"\(").replace(")", r"\)")):
         parse(doc)
@@ -468,7 +468,7 @@ def test_unknown_values_cannot_be_played_until_entered():
 # --- manual effects (any card, by hand) -------------------------------------------------------
 
 def test_manual_effect_on_each_rival_causes_frenzy_credited_to_the_owner():
-    """Issue 3 manual effects: 'each Rival Loses 2' applied by hand, Frenzy credited (§10)."""
+    """'each Rival Loses 2' applied by hand, Frenzy credited (§10)."""
     g = start([{"name": "A"}, {"name": "B", "blood": 2}, {"name": "C"}],
               {"1": {"A": ([plain(4, "aftermath")], 0), "B": ([plain(2)], 0),
                      "C": ([plain(1)], 0)}})
@@ -480,7 +480,7 @@ def test_manual_effect_on_each_rival_causes_frenzy_credited_to_the_owner():
 
 
 def test_manual_diablerie_and_forced_drain():
-    """Issue 3 vocabulary: take Diablerie tokens; drain a chosen card (§9)."""
+    """take Diablerie tokens; drain a chosen card (§9)."""
     g = start([{"name": "A"}, {"name": "B"}, {"name": "C"}],
               {"1": {"A": ([plain(4)], 0)}})
     g.play({"type": "apply_effect", "action": "take_diablerie", "player": "B", "amount": 2})
@@ -511,7 +511,7 @@ def test_restoring_relic_only_on_its_owners_planning_turn():
 # --- a whole script through the CLI -----------------------------------------------------------
 
 def test_card_effects_example_applies_every_automated_card(capsys):
-    """Issue 3 'done when': examples/card_effects.json plays through the CLI with every §15
+    """examples/card_effects.json plays through the CLI with every §15
     effect applied by the engine."""
     import json
     from pathlib import Path
@@ -576,7 +576,7 @@ def test_tag_team_due_effect_offers_the_teammate_choice():
     assert blood(g) == [8, 5, 5, 6]
 
 
-# --- issue 9: Challenge (BR03) and the partner in tag team (§13) --------------------------------
+# --- Challenge (BR03) and the partner in tag team (§13) --------------------------------
 
 def _tag_team_challenge() -> Game:
     """Tag team: C (team X, with A) has Challenge face up at #1; it is A's Planning turn."""

@@ -1,4 +1,4 @@
-"""CLI for stored data: saved games (issue 4) and the card catalogue (issue 3)."""
+"""CLI for stored data: saved games and the card catalogue."""
 
 import json
 from pathlib import Path

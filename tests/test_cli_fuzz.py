@@ -1,4 +1,4 @@
-"""Fuzz the command line (issue 10): mutated examples, deep nesting, binary and endless input.
+"""Fuzz the command line: mutated examples, deep nesting, binary and endless input.
 
 Every input must end in a documented exit code with at most one line on stderr, never a
 traceback and never the "internal error" code (an unmapped failure).

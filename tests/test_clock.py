@@ -1,4 +1,4 @@
-"""The game clock (issue 13): played time in all and per round, paused while the app is closed,
+"""The game clock: played time in all and per round, paused while the app is closed,
 kept in the journal, replayed exactly, refused when malformed, averaged in Statistics."""
 
 import json

@@ -1,4 +1,4 @@
-"""Full, read-only and unreadable disks (issue 10): nothing confirmed is lost, nothing shows a
+"""Full, read-only and unreadable disks: nothing confirmed is lost, nothing shows a
 traceback, the app keeps the game in memory and saves it once the disk accepts it.
 
 Real disks where this machine allows: a tiny tmpfs (filled up, then remounted read-only) needs
@@ -138,7 +138,7 @@ def test_full_disk_refuses_cli_writes_and_leaves_nothing_behind(tiny_disk: Path,
 
 
 def test_full_disk_in_the_data_page_changes_nothing(tiny_disk: Path, tmp_path: Path) -> None:
-    """Issue 13: a restore and an automatic backup from the app on a full disk are refused
+    """a restore and an automatic backup from the app on a full disk are refused
     in one line; the staged restore leaves nothing behind; the restore succeeds once there is
     room, all of it."""
     from companion.backups import AutoBackups, backup_file

@@ -1,5 +1,5 @@
 """Refusals in plain words: a validation problem says where it is and what is wrong, not the
-validator's jargon (issue 10's hostile files, seen in the restore preview and the CLI)."""
+validator's jargon (hostile files, seen in the restore preview and the CLI)."""
 
 import pytest
 from pydantic import ValidationError

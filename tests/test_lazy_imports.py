@@ -1,4 +1,4 @@
-"""Issue 12: starting the app imports only what its first page needs (timed in
+"""starting the app imports only what its first page needs (timed in
 bench/imports.py; here, which modules a fresh interpreter has loaded)."""
 
 import json

@@ -1,4 +1,4 @@
-"""Game review (issue 6): timeline sentences, stepping through states, chart data."""
+"""Game review: timeline sentences, stepping through states, chart data."""
 
 import json
 from pathlib import Path

@@ -1,4 +1,4 @@
-"""Addresses and Back (issue 13): every screen has a route; Back returns to the previous screen."""
+"""Addresses and Back: every screen has a route; Back returns to the previous screen."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""Rules fidelity, round 2 (issue 9): moved cards, 'only one with cards', elimination, one copy
+"""Rules fidelity, round 2: moved cards, 'only one with cards', elimination, one copy
 of each card, mid-lap positions, Relic timing, the order of Power explanations, tie notes.
 
 Every test cites docs/rules.md (§) and uses the rulebook's figures.

@@ -155,7 +155,7 @@ def test_s12_s13_tag_team_tie_on_influence_and_blood_goes_to_turn_order() -> Non
     assert board.teams[0].tiebreak is not None and "turn order" in board.teams[0].tiebreak
 
 
-# --- issue 9: plain tie notes, the win-all-ties Ally in the team table, winning_team ---------
+# --- plain tie notes, the win-all-ties Ally in the team table, winning_team ---------
 
 def test_s12_tie_notes_say_who_won_the_tie_and_why() -> None:
     """§12: Ann and Bo tie on 6 Influence, Ann has more Blood; Cy and Di tie on 4 Influence and

@@ -1,4 +1,4 @@
-"""`next_step` with `through`: one tap passes the steps with nothing for the table (issue 13).
+"""`next_step` with `through`: one tap passes the steps with nothing for the table.
 
 Everything it does is what separate `next_step`s would do (§8.3–§8.5); it stops where the
 table has something to do, and skips an effect that cannot apply (§14).

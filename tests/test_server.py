@@ -1,4 +1,4 @@
-"""The server (issue 11 item 9, issue 13 "start-up says nothing"): it says where it listens and
+"""The server: it says where it listens and
 where to open it; a websocket from a foreign web origin is refused; nothing of a game is
 readable over HTTP; a second server on the same data folder is refused."""
 

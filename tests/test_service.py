@@ -1,4 +1,4 @@
-"""Service: games stored as they are played; the user's catalogue remembered (issues 3, 4)."""
+"""Service: games stored as they are played; the user's catalogue remembered (4)."""
 
 import pytest
 
@@ -33,7 +33,7 @@ def test_actions_survive_reopening_the_store(tmp_path):
 
 
 def test_card_values_entered_once_are_remembered_across_runs(tmp_path):
-    """Issue 3: the user completes AL14 once; a new run knows its values."""
+    """the user completes AL14 once; a new run knows its values."""
     svc = Service(TinyDBGameStore(tmp_path))
     assert not next(a for a in svc.catalogue().allies if a.id == "AL14").complete()
     svc.remember("allies", {"id": "AL14", "influence": 1, "feed": 0, "drain_blood": 4,
@@ -46,7 +46,7 @@ def test_card_values_entered_once_are_remembered_across_runs(tmp_path):
 
 
 def test_bad_catalogue_import_names_card_and_field_and_saves_nothing(tmp_path):
-    """Issue 3: impossible values are refused whole."""
+    """impossible values are refused whole."""
     svc = Service(TinyDBGameStore(tmp_path))
     svc.remember("clan_cards", {"id": "BR-HUNT", "clan": "Brujah", "power": 2,
                                 "kind": "preparation"})
@@ -58,7 +58,7 @@ def test_bad_catalogue_import_names_card_and_field_and_saves_nothing(tmp_path):
 
 
 def test_catalogue_export_import_round_trip(tmp_path):
-    """Issue 3: a group shares its catalogue as one JSON file."""
+    """a group shares its catalogue as one JSON file."""
     a = Service(TinyDBGameStore(tmp_path / "a"))
     a.remember("allies", {"id": "NEW-ALLY", "name": "Someone", "kind": "human", "influence": 1,
                           "feed": 1, "drain_blood": 2, "drained_influence": 0})
@@ -68,7 +68,7 @@ def test_catalogue_export_import_round_trip(tmp_path):
 
 
 def test_tampered_game_import_is_refused(tmp_path):
-    """Issue 4: imports replay through the engine; a doctored event is refused whole."""
+    """imports replay through the engine; a doctored event is refused whole."""
     src = Service(TinyDBGameStore(tmp_path / "src"))
     game = src.new_game(setup4())
     src.play({"type": "set_first_player", "player": "Ann"})
@@ -83,7 +83,7 @@ def test_tampered_game_import_is_refused(tmp_path):
 
 
 def test_resume_mid_resolution_with_a_pending_choice(tmp_path):
-    """Issue 4: reopening replays to the exact state: step, due effects, whose choice it is."""
+    """reopening replays to the exact state: step, due effects, whose choice it is."""
     import json
     from pathlib import Path
 
@@ -112,7 +112,7 @@ def test_resume_mid_resolution_with_a_pending_choice(tmp_path):
 
 
 def test_a_failed_save_keeps_the_game_and_is_retried_in_order(tmp_path):
-    """Issue 10: a disk that refuses an entry loses nothing: the action stays on the table,
+    """a disk that refuses an entry loses nothing: the action stays on the table,
     is listed as unsaved with a readable reason, and is written (in order) on retry."""
     import errno
 

@@ -1,4 +1,4 @@
-"""Statistics across games from history summaries (issue 6), with known answers."""
+"""Statistics across games from history summaries, with known answers."""
 
 from datetime import date, datetime
 

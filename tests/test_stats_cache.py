@@ -1,4 +1,4 @@
-"""Statistics kept between renders (issue 12): totals per chunk of the history merge into
+"""Statistics kept between renders: totals per chunk of the history merge into
 exactly what one pass over every summary gives; the service counts again only what changed."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""One writer per data folder, with real processes (issue 10): the second is refused and told
+"""One writer per data folder, with real processes: the second is refused and told
 who holds the folder; readers read without changing anything; a killed holder frees it."""
 
 from __future__ import annotations

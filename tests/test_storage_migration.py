@@ -96,7 +96,7 @@ def test_future_schema_on_disk_is_not_damage(tmp_path: Path) -> None:
     assert store.damaged() == [] and store.has_game("fixture-v1")
 
 
-# --- schema 2 (issue 9): corrected card facts, winning_team, plain tie notes ---------------------
+# --- schema 2: corrected card facts, winning_team, plain tie notes ---------------------
 
 def _games(store: TinyDBGameStore) -> dict[str, Game]:
     return {s["game_id"]: Game.from_journal(*_stored(store, s["game_id"]))
@@ -167,7 +167,7 @@ def test_v1_journal_on_disk_with_the_invented_ally_opens_and_replays(tmp_path: P
 
 
 def test_v2_to_v3_changes_only_the_version_and_v2_apps_refuse_clock_journals() -> None:
-    """Issue 13: clock entries came with v3; a v2 document is a v3 one as it is, and an app that
+    """clock entries came with v3; a v2 document is a v3 one as it is, and an app that
     stops at v2 refuses a v3 document (with clock entries) as too new."""
     v2 = migrate(read_import_file(FIXTURES / "game_v1.json"), target=2)
     v3 = migrate(v2)

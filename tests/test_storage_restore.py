@@ -1,5 +1,5 @@
 """Restores validate every part like an import and are all or nothing, even across a crash;
-ids differing only in case never name two games (issue 10)."""
+ids differing only in case never name two games."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 11: tables on one server — versions, joining, rate limits, the hub, notifications."""
+"""tables on one server — versions, joining, rate limits, the hub, notifications."""
 
 import threading
 
@@ -389,7 +389,7 @@ def test_closing_a_table_keeps_the_game(tmp_path, dev):
 def test_a_read_only_store_writes_no_table(tmp_path, dev):
     hub, table = planning(tmp_path, dev)
     before = record_file(table).read_bytes()
-    hub.store.read_only = True  # as when another process owns the data folder (issue 10)
+    hub.store.read_only = True  # as when another process owns the data folder
     with unchanged(table), pytest.raises(OSError, match="read-only"):
         table.free_seat(dev.ref, 0, table.version)
     assert record_file(table).read_bytes() == before and table.role_of(dev.ann) == Seat(player=0)

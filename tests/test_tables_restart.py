@@ -1,4 +1,4 @@
-"""Issue 11: a table survives a server restart — seats, pending secret choices, nothing lost."""
+"""a table survives a server restart — seats, pending secret choices, nothing lost."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 11, §8.1: secret simultaneous Stay/Withdraw, and the other inputs collected per player
+"""§8.1: secret simultaneous Stay/Withdraw, and the other inputs collected per player
 (naming face-down cards, §8.1/§8.2; the Succubus Club take-back, §15)."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""View logic through the app factory, no browser: taps are handler calls (issue 5)."""
+"""View logic through the app factory, no browser: taps are handler calls."""
 
 import random
 
@@ -335,7 +335,7 @@ def test_peek_button_spends_one_blood_and_records_no_identity() -> None:
     assert game.state.locations[0].positions[1].cards[0].card is None
 
 
-# --- issue 9: pickers offer only possible cards; Relics only when allowed; the partner ------
+# --- pickers offer only possible cards; Relics only when allowed; the partner ------
 
 def _position_app(players: list[dict], deployed: dict | None = None, screen: str = "game",
                   **extra: object) -> AppState:

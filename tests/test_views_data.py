@@ -1,4 +1,4 @@
-"""Issue 13 items 2–4 through the app factory with temp stores: the Data page (backup, preview,
+"""items 2–4 through the app factory with temp stores: the Data page (backup, preview,
 restore, refusals, automatic backups), sharing a result, the clock line and game lengths."""
 
 import io

@@ -1,4 +1,4 @@
-"""The rough edges found at the table (issue 13), each through the app factory (no browser)."""
+"""The rough edges found at the table, each through the app factory (no browser)."""
 
 import random
 

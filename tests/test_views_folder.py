@@ -1,4 +1,4 @@
-"""The app and its data folder (issue 10): a second app is told where the running one is and
+"""The app and its data folder: a second app is told where the running one is and
 may review read-only; the folder is taken once per process, flushed when a session ends and
 given up when the server stops."""
 

@@ -1,4 +1,4 @@
-"""Home and Statistics with many stored games (issue 12): pages of games, never the whole
+"""Home and Statistics with many stored games: pages of games, never the whole
 history; statistics kept between renders and counted again after every change."""
 
 from __future__ import annotations

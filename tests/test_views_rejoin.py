@@ -1,5 +1,5 @@
-"""A device gets back to its role when its connection drops while the page starts (issue 11:
-a server killed and started again; the browser test `test_a_killed_server_restarts...`).
+"""A device gets back to its role when its connection drops while the page starts
+(a server killed and started again; the browser test `test_a_killed_server_restarts...`).
 
 Flet's real `Session` runs over a stand-in connection, and the test plays the browser: it
 answers the session's local-storage reads (`SharedPreferences.get/set`) from a dict, or leaves

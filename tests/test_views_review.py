@@ -1,5 +1,5 @@
 """Review, statistics, rules reference and card catalogue pages through the app factory
-(issue 6): taps are handler calls, no browser."""
+taps are handler calls, no browser."""
 
 import json
 from pathlib import Path

@@ -1,4 +1,4 @@
-"""Table mode through the app factory (issue 11): each session is a device with a role; roles
+"""Table mode through the app factory: each session is a device with a role; roles
 see the right screens, a seat's buttons are what `companion.access` allows, live sync redraws
 every device, stale taps are refused, and no secret choice reaches another device's tree."""
 
@@ -343,7 +343,7 @@ def test_opening_a_game_joins_its_table_and_never_moves_another_device(hub) -> N
 def test_a_tap_right_after_a_pushed_change_counts_as_drawn_before_it(tmp_path: Path) -> None:
     """Two referees tap Next step at once: the second device's screen was redrawn by the first
     one's change a moment before its tap arrived; the tap meant the screen before, so it is
-    refused as stale (issue 11 item 6) and the step applies once. Later taps are accepted."""
+    refused as stale and the step applies once. Later taps are accepted."""
     hub = make_hub(tmp_path)
     ref, phones, board, table = at_table(hub, position(3, WITHDRAW))
     other = device(hub, f"/join/{table.table_id}")

@@ -1,4 +1,4 @@
-"""Draw the app's icon, splash image and web icons (issue 13), and write the web manifest.
+"""Draw the app's icon, splash image and web icons, and write the web manifest.
 
 Run: python tools/make_icons.py. Writes under assets/ (committed): icon.png (1024 px, used by
 `flet build` for every platform), splash.png (the launch screen), favicon.png, icons/*.png and

@@ -84,7 +84,7 @@ def table_view(app: AppState) -> list[ft.Control]:
 
 WARM_STATS_AFTER = 1.0
 """Seconds after a session's first screen before the statistics are counted (or read back
-from disk) and the Statistics screen's module is loaded, in the background (issue 12: the
+from disk) and the Statistics screen's module is loaded, in the background (the
 Statistics screen then opens at once; the launch is not slowed)."""
 
 

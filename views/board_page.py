@@ -1,4 +1,4 @@
-"""The public board for the middle of the table (issue 11, item 7): large type, no secret.
+"""The public board for the middle of the table: large type, no secret.
 
 Drawn only from what the board role may see (`Table.view_for(Board())`): the game state is
 public by construction (face-down identities are never entered) and a Stay/Withdraw being

@@ -64,7 +64,7 @@ def on_stats_open(app: AppState) -> None:
 
 PAGE = {False: 5, True: 10}
 """Rows shown at once: games in progress, past games (the rest a page away; few rows keep
-the home screen quick to draw on a phone whatever the history, issue 12)."""
+the home screen quick to draw on a phone whatever the history)."""
 
 
 def on_page_turn(app: AppState, finished: bool, step: int) -> None:

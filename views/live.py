@@ -1,4 +1,4 @@
-"""Live sync of one device (one Flet session) with its table (issue 11, item 3).
+"""Live sync of one device (one Flet session) with its table.
 
 Every change of the table (`Table.subscribe`) schedules one re-render of this session on the
 server's event loop; a device that reconnects is drawn again from the table at once. The

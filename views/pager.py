@@ -1,4 +1,4 @@
-"""Newer / "11–20 of 57" / Older: one page of a list that grows with the history (issue 12:
+"""Newer / "11–20 of 57" / Older: one page of a list that grows with the history (
 no screen shows more than a page of it at once)."""
 
 from collections.abc import Callable

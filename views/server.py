@@ -1,4 +1,4 @@
-"""Starting the app (issue 11 item 9, issue 13 "start-up says nothing"): a desktop window, or a
+"""Starting the app : a desktop window, or a
 web server for the devices at a table, saying what started and where to open it.
 
 The web server is Flet's own ASGI app served by uvicorn, behind `OriginGuard`: a websocket from
@@ -205,7 +205,7 @@ def start(web: bool = False, port: int | None = None, data_dir: str | None = Non
 def keep_start_up_out_of_collections() -> None:
     """Objects made at start-up (modules, the open store) live as long as the process: the
     garbage collector's full passes stop walking them (`gc.freeze`). Measured in the tap
-    benchmark: a full pass over the start-up heap took up to 67 ms, inside a tap (issue 12)."""
+    benchmark: a full pass over the start-up heap took up to 67 ms, inside a tap."""
     gc.collect()
     gc.freeze()
 

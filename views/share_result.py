@@ -1,4 +1,4 @@
-"""Share a finished game (issue 13): the scoreboard as text and as a picture, the play for BG
+"""Share a finished game: the scoreboard as text and as a picture, the play for BG
 Stats."""
 
 from collections.abc import Callable

@@ -1,7 +1,7 @@
 """The app-state object of one device (one Flet session): its table and role, the catalogue,
 the screen, drafts and messages.
 
-Table mode (issue 11): every device is a view of a `companion.table.Table`. A *host* device
+Table mode: every device is a view of a `companion.table.Table`. A *host* device
 (the desktop window, or a browser that proved the server's host key) sees the home screen,
 the history and the wizard, and is the referee of the tables it opens; any other device sees
 only the join screen until it holds a role at a table (a player's seat, the board, or the
@@ -28,7 +28,7 @@ from companion.tables import RateLimited, TableHub, TableNotFound, new_device_to
 from models.table import Referee
 from views.routes import HOME, Route, parse, route_of
 
-if TYPE_CHECKING:  # the game's side, imported when a table opens (issue 12)
+if TYPE_CHECKING:  # the game's side, imported when a table opens
     from companion.access import TableView
     from companion.game import Action, Game
     from companion.legal import Legal
@@ -667,8 +667,8 @@ class AppState:
 
         A screen pushed by another device's game change reaches the phone a moment after it
         was drawn here; a tap within `seen_after` seconds of it was aimed at the screen before,
-        so it counts as drawn from that one (two "Next step" taps at once apply once; issue 11
-        item 6). Seats taken and secret choices entered elsewhere do not hold taps back.
+        so it counts as drawn from that one (two "Next step" taps at once apply once). Seats
+        taken and secret choices entered elsewhere do not hold taps back.
         """
         if self._pushed is not None and time.monotonic() - self._pushed[0] < self.seen_after:
             return self._pushed[1]

@@ -29,7 +29,7 @@ from views.theme import (
 
 STATS_WAIT = 0.25
 """Seconds the screen waits for its figures before saying they are being counted (then it is
-drawn again when they are: 100,000 games counted from nothing take seconds; issue 12)."""
+drawn again when they are: 100,000 games counted from nothing take seconds)."""
 VARIANTS = (("relics", "Relics"), ("location_cards", "Location cards"), ("tag_team", "Tag team"))
 PRESETS = (("all", "All time"), ("30", "Last 30 days"), ("365", "Last 12 months"))
 
@@ -151,7 +151,7 @@ def clan_table(stats: Stats) -> ft.Control:
 
 PLAYERS_SHOWN = 10
 """Player panels on one page (most wins first; the others a page away): the list must not
-grow with the history (issue 12)."""
+grow with the history."""
 
 
 def on_players_turn(app: AppState, step: int) -> None:

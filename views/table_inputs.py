@@ -1,4 +1,4 @@
-"""Inputs collected per player at a table (issue 11): secret Stay/Withdraw (§8.1), naming
+"""Inputs collected per player at a table: secret Stay/Withdraw (§8.1), naming
 face-down cards as they turn up (§8.1, §8.2), the Succubus Club take-back (§15).
 
 Used by the referee's Resolution screen once any seat is held (the referee then enters only

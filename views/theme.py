@@ -46,7 +46,7 @@ def theme() -> ft.Theme:
 def ident(identifier: str, control: ft.Control, label: str | None = None) -> ft.Semantics:
     """Wrap a control with a stable id (tests, accessibility)."""
     # Keyed by its id: a control that takes another id is a new control (remounted), so the
-    # accessibility tree never keeps an id of an earlier screen (issue 13).
+    # accessibility tree never keeps an id of an earlier screen.
     return ft.Semantics(identifier=identifier, label=label, content=control, key=identifier)
 
 

@@ -18,7 +18,7 @@ CURRENT_SCHEMA_VERSION = 3
 GAME_FORMAT = "vendetta-companion/game"
 BACKUP_FORMAT = "vendetta-companion/backup"
 ENTRY_KINDS = frozenset({"action", "undo", "redo", "clock"})
-"""Journal entry kinds; "clock" marks when a table opened or closed the game (issue 13)."""
+"""Journal entry kinds; "clock" marks when a table opened or closed the game."""
 
 MAX_IMPORT_BYTES = 20 * 1024 * 1024
 """Largest single-game file `read_import_file` accepts."""
@@ -156,7 +156,7 @@ def _v1_scoreboard(board: Any) -> None:
 
 @migration(1)
 def _v1_to_v2(doc: dict[str, Any]) -> dict[str, Any]:
-    """v1 → v2 (issue 9, RULES.md §15 corrected): the Ally with the made-up code AL30 and name
+    """v1 → v2 (§15 corrected): the Ally with the made-up code AL30 and name
     'Miguel Chandler, Dancer' becomes ALLY-FRENZY-DRAIN / 'Frenzy-drain Ally' (ability
     drained_in_frenzy) wherever it is recorded, reasons included; the kind the table played it
     with stays, as the game was played with it. Final scoreboards gain `winning_team` (the
@@ -171,7 +171,7 @@ def _v1_to_v2(doc: dict[str, Any]) -> dict[str, Any]:
 
 @migration(2)
 def _v2_to_v3(doc: dict[str, Any]) -> dict[str, Any]:
-    """v2 → v3 (issue 13): journals may hold clock entries (`{"kind": "clock", "running",
+    """v2 → v3: journals may hold clock entries (`{"kind": "clock", "running",
     "at"}`). A v2 document is a valid v3 document as it is: nothing changes but the version, so
     that an app that knows only v2 refuses a v3 file as too new instead of tripping over its
     first clock entry."""

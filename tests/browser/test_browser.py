@@ -1,4 +1,4 @@
-"""Real-browser tests: the app served by Flet, driven in Chromium at phone size (issue 5)."""
+"""Real-browser tests: the app served by Flet, driven in Chromium at phone size."""
 
 import re
 from pathlib import Path

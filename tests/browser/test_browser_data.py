@@ -1,4 +1,4 @@
-"""Real-browser tests of issue 13's data, sharing and clock (items 2–4): back up → wipe →
+"""Real-browser tests of the data page, sharing and the clock: back up → wipe →
 restore in the app brings every game back identical (replay verified); a hostile file's
 preview shows the refusal and changes nothing on disk; the share text matches the scoreboard;
 the game clock advances and survives a restart. Screenshots at phone and tablet size."""

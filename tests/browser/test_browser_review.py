@@ -1,4 +1,4 @@
-"""Real-browser tests of issue 6's pages: a finished game's review and its charts, the
+"""Real-browser tests of the review pages: a finished game's review and its charts, the
 statistics page, the rules reference search, and the help button of a Resolution step."""
 
 import json

@@ -1,4 +1,4 @@
-"""Real-browser tests of addresses and Back (issue 13): the browser's Back button returns to the
+"""Real-browser tests of addresses and Back: the browser's Back button returns to the
 previous screen, a link opens a review or a rules section directly, an unknown address lands
 on Home with a message."""
 

@@ -1,4 +1,4 @@
-"""Table mode in a real browser (issue 11): several browser contexts — phones, a board, the
+"""Table mode in a real browser: several browser contexts — phones, a board, the
 referee — against ONE server; every device sees each play, secrets stay secret, seats survive
 reloads and a killed server."""
 
