@@ -12,7 +12,8 @@ def _parser() -> argparse.ArgumentParser:
         description="Referee for Vampire: The Masquerade - Vendetta. Without a subcommand, "
                     "starts the app.")
     parser.add_argument("--web", action="store_true", help="serve the app to browsers")
-    parser.add_argument("--port", type=int, default=8550, help="port for --web (8550)")
+    parser.add_argument("--port", type=int, default=8550,
+                        help="port the app listens on, with or without --web (default 8550)")
     parser.add_argument("--host", help="address to listen on (--web: every interface)")
     parser.add_argument("--data-dir", help="folder for saved games")
     sub = parser.add_subparsers(dest="command")

@@ -32,6 +32,9 @@ def test_startup_text_names_every_address_and_the_host_key(monkeypatch) -> None:
     assert "every network interface because --web was given" in text
     assert "http://192.168.1.20:8550/" in text and "http://10.0.0.5:8550/" in text
     assert "http://127.0.0.1:8550/?key=KEY123" in text
+    host_line = next(i for i, line in enumerate(text.splitlines()) if "?key=" in line)
+    phones_line = next(i for i, line in enumerate(text.splitlines()) if "192.168.1.20" in line)
+    assert host_line < phones_line  # the address that works for a referee alone comes first
     local = startup_text("127.0.0.1", 9000, network.base_urls("127.0.0.1", 9000), "K", False,
                          "/d")
     assert "No display found: serving this computer only" in local

@@ -228,8 +228,14 @@ def _exit_quietly_on_signals() -> None:
 
 def startup_text(bind: str, port: int, urls: list[str], key: str | None, web: bool,
                  folder: str) -> str:
-    """What the server says at start: where it listens, where to open it, the host address."""
+    """What the server says at start: first the host address (the one a referee alone opens:
+    it opens and creates games), then where it listens and the addresses phones can open."""
+    local = f"http://127.0.0.1:{port}" if bind in ANY + ("127.0.0.1",) else urls[0]
     lines = [f"Vendetta Companion web server on {bind}:{port} (data folder {folder})."]
+    if key is not None:
+        lines.append("Open this host address in your own browser (it opens and creates games; "
+                     "keep it private):")
+        lines.append(f"  {host_url(local, key)}")
     if bind in ANY:
         lines.append("Listening on every network interface because --web was given: "
                      "devices on this network can open")
@@ -239,11 +245,6 @@ def startup_text(bind: str, port: int, urls: list[str], key: str | None, web: bo
                      "phones join).")
         lines.append(f"  {urls[0]}/")
     else:
-        lines.append(f"Open {urls[0]}/")
-    local = f"http://127.0.0.1:{port}" if bind in ANY + ("127.0.0.1",) else urls[0]
-    if key is not None:
-        lines.append("Host screen (opens games, shows the join codes; keep this address "
-                     "private):")
-        lines.append(f"  {host_url(local, key)}")
+        lines.append(f"Phones on this computer can open {urls[0]}/")
     lines.append("Phones join a table at the address shown on the host's screen (QR code).")
     return "\n".join(lines)
