@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -71,6 +72,20 @@ def remove_temp_files(folder: Path) -> None:
     """Delete temp files orphaned in `folder` by a write that was killed."""
     for path in folder.glob(f".*{TMP_SUFFIX}"):
         path.unlink(missing_ok=True)
+
+
+def remove_entry(path: Path) -> None:
+    """Delete a file of a derived folder; a folder found in its place is garbage and is
+    removed whole.
+
+    Raises: OSError.
+    """
+    try:
+        path.unlink(missing_ok=True)
+    except OSError:
+        if not path.is_dir() or path.is_symlink():
+            raise
+        shutil.rmtree(path)
 
 
 def move_aside(path: Path) -> Path | None:

@@ -20,7 +20,6 @@ from __future__ import annotations
 import hashlib
 import os
 import secrets
-import shutil
 from bisect import bisect_left, bisect_right, insort
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
@@ -31,7 +30,7 @@ from typing import Any
 
 from tinydb import TinyDB
 
-from .files import TMP_SUFFIX, AtomicJSONStorage, fsync_dir
+from .files import TMP_SUFFIX, AtomicJSONStorage, fsync_dir, remove_entry
 from .transfer import id_problem
 
 INDEX_FORMAT = "vendetta-companion/history-index"
@@ -112,19 +111,6 @@ class Shard:
     def count(self, finished: bool | None) -> int:
         """Games held, of one kind or both."""
         return self.counts[0] + self.counts[1] if finished is None else self.counts[finished]
-
-
-def _remove(path: Path) -> None:
-    """Delete an index file (a folder found in its place is garbage: removed whole).
-
-    Raises: OSError.
-    """
-    try:
-        path.unlink(missing_ok=True)
-    except OSError:
-        if not path.is_dir() or path.is_symlink():
-            raise
-        shutil.rmtree(path)
 
 
 def _exists(path: Path) -> bool:
@@ -569,7 +555,7 @@ class HistoryIndex:
         """Write a changed shard to a new file."""
         assert shard.games is not None and shard.order is not None
         path = self._path(self._next_file)
-        _remove(path)  # left by a checkpoint that never committed
+        remove_entry(path)  # left by a checkpoint that never committed
         games = shard.games
         _db(path).table("games").insert_multiple(
             {"game_id": gid, "summary": games[gid]} for _, gid in shard.order)
@@ -588,6 +574,6 @@ class HistoryIndex:
             if (name.startswith(".") and name.endswith(TMP_SUFFIX)) or (
                     name.startswith("shard-") and name.endswith(".json") and name not in named):
                 try:
-                    _remove(self.folder / name)
+                    remove_entry(self.folder / name)
                 except OSError:
                     pass  # left there: never named by a manifest, so never read

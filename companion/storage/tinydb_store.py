@@ -65,6 +65,7 @@ from .files import (
     latest_summary,
     move_aside,
     read_journal,
+    remove_entry,
     remove_temp_files,
     repair_tail,
     write_synced,
@@ -505,13 +506,7 @@ class TinyDBGameStore(GameStore):
 
         Raises: OSError.
         """
-        marker = self._dirty_dir / name
-        try:
-            marker.unlink(missing_ok=True)
-        except OSError:
-            if not marker.is_dir() or marker.is_symlink():
-                raise
-            shutil.rmtree(marker)
+        remove_entry(self._dirty_dir / name)
 
     def _mark(self, game_id: str) -> None:
         """Before a game's first change since the checkpoint: its marker, holding its key in
