@@ -35,6 +35,7 @@ from companion.engine import seat_of
 from companion.errors import AccessError
 from companion.game import Game
 from companion.legal import Legal, relic_users
+from companion.rules import deployed_owners
 from models.commands import AnyCommand
 from models.common import location_name
 from models.state import GameState
@@ -162,14 +163,10 @@ def check_referee(role: Role, state: GameState, action: str) -> None:
         raise _refuse(role, state, action, "only the referee may do this")
 
 
-def _owners(game: Game, uids) -> dict[str, int]:
-    return {c.uid: c.owner for loc in game.state.locations for pos in loc.positions
-            for c in pos.cards if c.uid in uids}
-
-
 def card_owners(game: Game, uids) -> set[int]:
     """Owners of these Deployed cards."""
-    return set(_owners(game, set(uids)).values())
+    owners = deployed_owners(game.state)
+    return {owners[u] for u in set(uids) if u in owners}
 
 
 def allowed(role: Role, game: Game, pending: Pending | None, seats: dict[int, str]) -> Allowed:

@@ -17,7 +17,7 @@ raises `InputRefused`, and never changes the game. Who may enter what is `compan
 from companion.errors import InputRefused
 from companion.game import Game
 from companion.legal import Legal
-from companion.rules import same_card, taken_cards
+from companion.rules import deployed_owners, same_card, taken_cards
 from models.cards import ClanCard
 from models.commands import AnyCommand, ChooseWithdraw, Reveal, TakeBackBlood
 from models.common import location_name
@@ -165,8 +165,7 @@ def _check_copies(game: Game, new: dict[str, ClanCard], merged: dict[str, ClanCa
         InputRefused: names the player, the card and why.
     """
     s = game.state
-    owners = {c.uid: c.owner for loc in s.locations for pos in loc.positions
-              for c in pos.cards}
+    owners = deployed_owners(s)
     up = taken_cards(s)
     for uid, card in new.items():
         owner = owners[uid]
@@ -186,8 +185,7 @@ def clear(game: Game, pending: Pending, player: int) -> Pending:
     """Drop every input entered for this player at this step (their choice before the reveal,
     the names of their face-down cards, their take-back): the referee's correction of a wrong
     entry, without undoing anything else."""
-    owners = {c.uid: c.owner for loc in game.state.locations for pos in loc.positions
-              for c in pos.cards}
+    owners = deployed_owners(game.state)
     choices = pending.choices if pending.revealed else \
         {p: c for p, c in pending.choices.items() if p != player}
     return pending.model_copy(update={

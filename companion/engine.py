@@ -22,6 +22,7 @@ from companion.rules import (
     REWARDS,
     conflict_result,
     current_player,
+    deployed_owners,
     has_ability,
     location,
     present_players,
@@ -192,8 +193,7 @@ def _identities(ctx: Ctx, named: dict[str, ClanCard]) -> dict[str, ClanCard]:
     by_uid = {deployed_uid(ctx, ref): card for ref, card in named.items()}
     if len(by_uid) != len(named):
         raise ctx.fail("§8.2", "a face-down card is named twice (by uid and by place)")
-    owners = {c.uid: c.owner for loc in ctx.state.locations for pos in loc.positions
-              for c in pos.cards}
+    owners = deployed_owners(ctx.state)
     taken = taken_cards(ctx.state)
     for uid, card in by_uid.items():
         owner = owners.get(uid)

@@ -159,6 +159,12 @@ def conflict_tie_notes(state: GameState, result: ConflictResult) -> list[str]:
     return notes
 
 
+def deployed_owners(state: GameState) -> dict[str, int]:
+    """Owner of every Deployed card, by uid (wherever it lies)."""
+    return {c.uid: c.owner for loc in state.locations for pos in loc.positions
+            for c in pos.cards}
+
+
 def taken_cards(state: GameState) -> dict[int, list[str]]:
     """Per player, the keys of their clan cards face up on the table (wherever they lie): a
     play, a reveal or a withdraw identity may not name them again (§1, §2: one copy each)."""

@@ -20,6 +20,7 @@ from companion.access import TableView
 from companion.engine import seat_of
 from companion.errors import InputRefused, RuleError, StaleVersion, TableError
 from companion.game import Action, Game
+from companion.rules import deployed_owners
 from companion.service import Service
 from companion.storage import describe_os_error
 from companion.table_keys import (
@@ -92,9 +93,7 @@ def describe(command: AnyCommand, game: Game) -> str:
         return WHAT_THE_TABLE_DID[kind]
     ref = getattr(command, "player", None)
     if kind == "resolve_effect":
-        owners = {c.uid: c.owner for loc in s.locations for pos in loc.positions
-                  for c in pos.cards}
-        ref = owners.get(command.card)
+        ref = deployed_owners(s).get(command.card)
     words = kind.replace("_", " ")
     try:
         who = s.players[seat_of(s, ref)].name if ref is not None else None
