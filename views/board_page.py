@@ -11,7 +11,7 @@ from companion.access import TableView
 from companion.review import told
 from companion.rules import power, turn_order
 from models.common import location_name
-from models.state import GameState
+from models.state import GameState, LocationState
 from views.frame import frame, status_line
 from views.power_table import PLACES, power_table
 from views.scoreboard import scoreboard_view
@@ -22,10 +22,16 @@ BIG = 26
 """Body size on the board: readable from about 1.5 m."""
 
 
+def _order(s: GameState) -> list[int]:
+    """Every player in turn order, those out of the game last."""
+    order = turn_order(s)
+    return order + [i for i in range(len(s.players)) if i not in order]
+
+
 def _pools(app: AppState, s: GameState) -> ft.Control:
     """Every player's Pool and Influence tokens, in turn order (each player's cell kept while
     it shows the same)."""
-    order = turn_order(s) + [i for i in range(len(s.players)) if i not in turn_order(s)]
+    order = _order(s)
     wide = 3 if len(order) == 4 else 4  # 4 players: one row of 4 on a tablet; else rows of 3
     cells = [app.memo(f"board-pool-{i}", (s.players[i], s.ambition == i, wide),
                       lambda i=i: _pool(s, i, wide)) for i in order]
@@ -57,30 +63,45 @@ def _location_inputs(s: GameState, index: int) -> tuple:
             s.phase == "resolution" and s.location_index == index)
 
 
-def _location(s: GameState, index: int) -> ft.Control:
-    """One Location: its Ally, and each player's face-up cards, face-down count, Blood, Power."""
-    loc = s.locations[index]
-    lines: list[ft.Control] = [text(location_name(loc.id), 30, bold=True, color=GOLD)]
+def _about(loc: LocationState, ally: int, card: int, ally_color: str) -> list[ft.Control]:
+    """A Location's Ally and Location card, at these text sizes."""
+    out: list[ft.Control] = []
     if loc.ally:
         a = loc.ally
-        lines.append(text(f"{a.name}: {a.influence} Inf · Feed {a.feed} · Drain "
-                          f"+{a.drain_blood}", 20))
+        out.append(text(f"{a.name}: {a.influence} Inf · Feed {a.feed} · Drain "
+                        f"+{a.drain_blood}", ally, color=ally_color))
     if loc.location_card:
-        lines.append(text(f"Location card: {loc.location_card.name}", 18, color=MUTED))
-    now = s.phase == "resolution" and s.location_index == index
+        out.append(text(f"Location card: {loc.location_card.name}", card, color=MUTED))
+    return out
+
+
+def _here(s: GameState, loc: LocationState) -> list[tuple[int, str, int, bool]]:
+    """Each player at the Location in turn order: seat, what lies on their Position (face-up
+    cards, face-down count, Blood), the Power seen, whether a face-down card hides more."""
+    out = []
     for seat in turn_order(s):
         pos = loc.positions[seat]
         if not pos.present():
             continue
-        up = [f"{c.card.label()}" for c in pos.cards if c.face_up and c.card]
+        up = [c.card.label() for c in pos.cards if c.face_up and c.card]
         down = sum(1 for c in pos.cards if not c.face_up)
         parts = up + ([f"{down} face down"] if down else [])
         if pos.blood:
             parts.append(f"{pos.blood} Blood")
-        seen = power(s, loc, seat).total
+        out.append((seat, ", ".join(parts) or "no card", power(s, loc, seat).total, down > 0))
+    return out
+
+
+def _location(s: GameState, index: int) -> ft.Control:
+    """One Location: its Ally, and each player's face-up cards, face-down count, Blood, Power."""
+    loc = s.locations[index]
+    lines: list[ft.Control] = [text(location_name(loc.id), 30, bold=True, color=GOLD),
+                               *_about(loc, 20, 18, TEXT)]
+    now = s.phase == "resolution" and s.location_index == index
+    for seat, parts, seen, down in _here(s, loc):
         lines.append(ft.Row([
             ft.Column([text(s.players[seat].name, BIG, bold=True),
-                       text(", ".join(parts) or "no card", 18, color=MUTED)],
+                       text(parts, 18, color=MUTED)],
                       spacing=0, expand=True),
             ft.Column([text(str(seen), 34, bold=True, color=GOLD,
                             ident_=f"board-power-{loc.id}-{seat}"),
@@ -173,9 +194,8 @@ def _wide(app: AppState, tv: TableView) -> ft.Control:
 def _pool_rows(app: AppState, s: GameState) -> ft.Control:
     """Every player's clan, Pool, Influence and Diablerie in turn order, one row each (each
     kept while it shows the same)."""
-    order = turn_order(s) + [i for i in range(len(s.players)) if i not in turn_order(s)]
     return ft.Column([app.memo(f"board-row-{i}", (s.players[i], s.ambition == i),
-                               lambda i=i: _pool_row(s, i)) for i in order], spacing=6)
+                               lambda i=i: _pool_row(s, i)) for i in _order(s)], spacing=6)
 
 
 def _pool_row(s: GameState, i: int) -> ft.Control:
@@ -201,33 +221,17 @@ def _tile(s: GameState, index: int) -> ft.Control:
     their place once the Conflict is settled); gold-edged while it is being resolved."""
     loc = s.locations[index]
     lines: list[ft.Control] = [text(location_name(loc.id), 22, bold=True, color=GOLD,
-                                    ident_=f"board-tile-{loc.id}")]
-    if loc.ally:
-        a = loc.ally
-        lines.append(text(f"{a.name}: {a.influence} Inf · Feed {a.feed} · Drain "
-                          f"+{a.drain_blood}", 15, color=MUTED))
-    if loc.location_card:
-        lines.append(text(f"Location card: {loc.location_card.name}", 14, color=MUTED))
+                                    ident_=f"board-tile-{loc.id}"), *_about(loc, 15, 14, MUTED)]
     now = s.phase == "resolution" and s.location_index == index
     ranking = loc.result.ranking if loc.result is not None else []
-    for seat in turn_order(s):
-        pos = loc.positions[seat]
-        if not pos.present():
-            continue
-        up = [c.card.label() for c in pos.cards if c.face_up and c.card]
-        down = sum(1 for c in pos.cards if not c.face_up)
-        parts = up + ([f"{down} face down"] if down else [])
-        if pos.blood:
-            parts.append(f"{pos.blood} Blood")
+    totals = loc.result.totals if loc.result is not None else {}
+    for seat, parts, seen, down in _here(s, loc):
         place = f"{PLACES[ranking.index(seat)]} · " if seat in ranking[:3] else ""
-        total = loc.result.totals.get(seat) if loc.result is not None else None
-        seen = total if total is not None else power(s, loc, seat).total
         lines.append(ft.Row([
             ft.Column([text(f"{place}{s.players[seat].name}", 18, bold=True),
-                       text(", ".join(parts) or "no card", 14, color=MUTED)],
-                      spacing=0, expand=True),
-            text(("≥ " if down else "") + str(seen), 24, bold=True, color=GOLD,
-                 ident_=f"board-power-{loc.id}-{seat}")], spacing=6))
+                       text(parts, 14, color=MUTED)], spacing=0, expand=True),
+            text(("≥ " if down else "") + str(totals.get(seat, seen)), 24, bold=True,
+                 color=GOLD, ident_=f"board-power-{loc.id}-{seat}")], spacing=6))
     if len(lines) <= 2:
         lines.append(text("nobody here yet", 15, color=MUTED))
     return ft.Container(content=ft.Column(lines, spacing=2), bgcolor=SURFACE,
