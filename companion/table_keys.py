@@ -29,11 +29,12 @@ class TableNotFound(TableError):
 
 
 class CodeRefused(TableError):
-    """A wrong join/referee code, or a device locked out after too many wrong codes."""
+    """A wrong (or no) seat, board or referee code, or a device locked out after too many wrong
+    codes."""
 
 
 class RateLimited(CodeRefused):
-    """Too many wrong codes: the device, its address or the table is locked for a while."""
+    """Too many wrong codes: the device or its address is locked for a while."""
 
     def __init__(self, seconds: float):
         self.seconds = seconds
