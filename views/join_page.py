@@ -34,7 +34,7 @@ def on_player_pick(app: AppState, player: int) -> None:
 def on_taken_pick(app: AppState, name: str) -> None:
     """A seat another device holds: say how to get it back (the referee frees it)."""
     app.fail(f"{name}'s seat is held by another device. If that phone is lost or flat, the "
-             f"referee can free the seat (Join codes → Free {name}'s seat) and show you its "
+             f"referee can free the seat (Join codes, then Free {name}'s seat) and show you its "
              "new code.")
 
 
@@ -116,7 +116,7 @@ def join_view(app: AppState) -> list[ft.Control]:
     body.append(card(
         heading("I am a player", 20),
         text("Tap your name, then type your seat's code: the referee shows it to you "
-             "(Join codes → Show your code). Each seat has its own.", 15, color=MUTED),
+             "(Join codes, then Show your code). Each seat has its own.", 15, color=MUTED),
         wrap(*seats),
         field("Seat code", d["code"], lambda v: on_code_change(app, "code", v),
               ident_="seat-code"),
