@@ -1,19 +1,19 @@
 """The program's entry point, above the engine (`companion`) and the UI (`views`): a CLI
-subcommand runs in `companion.cli`; without one the app starts (`views.server.start`)."""
+subcommand runs in `companion.cli.main`; without one the app starts (`views.server.start`)."""
 
 import sys
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the `vendetta-companion` console script; returns the exit code
-    (`companion.cli.EXIT_CODES`)."""
-    from companion.cli_args import options
+    (`companion.cli.main.EXIT_CODES`)."""
+    from companion.cli.args import options
 
     args = options(argv)  # a wrong command line exits 2 here, with its usage
     if args.command is not None:
-        from companion import cli  # the engine and the documents: only for a subcommand
+        from companion.cli.main import main as run  # the engine and documents: a subcommand only
 
-        code = cli.main(argv)
+        code = run(argv)
         return code if code is not None else 0
     try:
         from views.server import start
@@ -25,7 +25,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         start(web=args.web, port=args.port, data_dir=args.data_dir, host=args.host)
     except OSError as err:  # e.g. the port is taken; the data folder is shown in the app
-        from companion.cli import _fail
+        from companion.cli.main import _fail
         from companion.storage import describe_os_error
 
         return _fail(4, "app", describe_os_error(err))

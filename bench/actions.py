@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT))
 from figures import median, pct  # noqa: E402
 from inpage import chromium  # noqa: E402
 
-from companion.service import Service  # noqa: E402
+from companion.library.service import Service  # noqa: E402
 from companion.storage import TinyDBGameStore  # noqa: E402
 from tests.ui import autoplay_step, click, has, type_in  # noqa: E402
 from views.app import build  # noqa: E402

@@ -17,10 +17,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from companion.backups import AutoBackups, apply, backup_file, preview  # noqa: E402
-from companion.cli import Script  # noqa: E402
-from companion.game import Game  # noqa: E402
-from companion.service import Service, summary  # noqa: E402
+from companion.cli.main import Script  # noqa: E402
+from companion.library.backups import AutoBackups, apply, backup_file, preview  # noqa: E402
+from companion.library.service import Service, summary  # noqa: E402
+from companion.rules.game import Game  # noqa: E402
 from companion.storage import (  # noqa: E402
     BACKUP_FORMAT,
     CURRENT_SCHEMA_VERSION,

@@ -29,8 +29,8 @@ EXAMPLES = ["three_players", "four_players", "five_players", "tag_team", "card_e
 
 def longest_game() -> Any:
     """The example game with the most actions, played through the engine."""
-    from companion.cli import Script
-    from companion.game import Game
+    from companion.cli.main import Script
+    from companion.rules.game import Game
 
     best = None
     for name in EXAMPLES:
@@ -99,7 +99,7 @@ def write_folder(root: Path, games: list[tuple[dict[str, Any], list[dict[str, An
 
 def write_store(root: Path, n: int, game: Any) -> None:
     """Write a data folder holding n games in the store's real format (root must be new)."""
-    from companion.service import summary
+    from companion.library.service import summary
 
     header, base = game.header_doc(), summary(game)
     write_folder(root, [({**header, "game_id": s["game_id"]}, [], s)

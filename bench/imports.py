@@ -30,9 +30,9 @@ CHILD = {
     "page": ("import flet as ft\n"
              "ft.View(controls=[ft.Column([ft.Text('0'), ft.Button('Tap')])])"),
     "app": "import views.app",
-    "entry": ("import companion.cli_args, views.app\n"
-              "companion.cli_args.options([])\n"
-              "from companion.service import Service\n"
+    "entry": ("import companion.cli.args, views.app\n"
+              "companion.cli.args.options([])\n"
+              "from companion.library.service import Service\n"
               "from companion.storage import TinyDBGameStore\n"
               "views.app.build(Service(TinyDBGameStore(sys.argv[1])))"),
 }

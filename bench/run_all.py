@@ -59,9 +59,9 @@ def add(*rows: Any) -> None:
 
 def replay(game: Any, repeat: int) -> None:
     """Load + replay of the longest example vs its floors; a replayed game's memory."""
-    from companion.apply import apply_in_place, initial_state
-    from companion.game import Action, Game
-    from companion.service import summary
+    from companion.library.service import summary
+    from companion.rules.apply import apply_in_place, initial_state
+    from companion.rules.game import Action, Game
     from companion.storage import TinyDBGameStore
     from models.commands import COMMAND_ADAPTER
     from models.events import EVENT_LIST_ADAPTER
@@ -186,7 +186,7 @@ def first_stats(browser: Any, data: Path) -> float:
 def store_figures(root: Path, repeat: int) -> dict[str, float]:
     """Open, home listing (what the home screen reads), statistics counted from nothing,
     after a restart (totals kept on disk) and kept in memory."""
-    from companion.service import Service
+    from companion.library.service import Service
     from companion.storage import TinyDBGameStore
     from views.home import PAGE
 

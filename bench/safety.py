@@ -18,7 +18,7 @@ sys.path.insert(0, str(ROOT))
 
 from figures import median_ms  # noqa: E402
 
-from companion.service import Service  # noqa: E402
+from companion.library.service import Service  # noqa: E402
 from companion.storage import FolderBusy, FolderLock, MemoryGameStore, TinyDBGameStore  # noqa: E402
 from tests.process_helpers import ENV, Holder, real_game  # noqa: E402
 
@@ -56,7 +56,7 @@ def lock_figures(root: Path, n: int) -> None:
 
 RESTORE_CHILD = """
 import json, resource, sys, time
-from companion.service import Service
+from companion.library.service import Service
 from companion.storage import TinyDBGameStore, read_import_file, MAX_BACKUP_BYTES
 start = time.perf_counter()
 doc = read_import_file(sys.argv[2], MAX_BACKUP_BYTES)

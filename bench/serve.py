@@ -91,7 +91,7 @@ def trivial() -> None:
 
 def app(data_dir: str) -> None:
     """The real app on a data folder, with `Service.play` timed too."""
-    from companion.service import Service
+    from companion.library.service import Service
     from views.server import start
 
     play = Service.play

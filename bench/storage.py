@@ -141,9 +141,9 @@ def replay_benchmark(games: int = 1000, entries: int = 40) -> None:
     import path; the naive design stores it as one more document of its single TinyDB file.
     """
     try:
-        from companion.cli import Script
-        from companion.game import Game
-        from companion.service import summary as summarize
+        from companion.cli.main import Script
+        from companion.library.service import summary as summarize
+        from companion.rules.game import Game
     except ImportError:
         print("replay: engine not available")
         return
@@ -205,11 +205,12 @@ def stats_summary(i: int) -> dict[str, Any]:
 
 
 def stats_benchmark(games: int = 10_000) -> None:
-    """STATS BENCHMARK: companion.stats.compute over `games` summaries (one pass, no replay)."""
+    """STATS BENCHMARK: `companion.library.stats.compute` over `games` summaries (one pass,
+    no replay)."""
     try:
-        from companion.stats import compute
+        from companion.library.stats import compute
     except ImportError:
-        print("stats: companion.stats not available")
+        print("stats: companion.library.stats not available")
         return
     summaries = [stats_summary(i) for i in range(games)]
     plain = statistics.median(timed(lambda: compute(summaries)) for _ in range(5))

@@ -92,7 +92,7 @@ def stats(values: list[float]) -> tuple[float, float]:
 def seed(data: Path, players: int) -> dict[str, str]:
     """A table at the Withdraw step of Location 1, every player there with a face-up card."""
     from companion.storage import TinyDBGameStore
-    from companion.tables import TableHub
+    from companion.table.hub import TableHub
     from tests.table_helpers import NAMES, plain, position
 
     here = {"1": {NAMES[i]: ([plain(2)], 0) for i in range(players)}}

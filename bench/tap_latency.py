@@ -38,7 +38,7 @@ TALL = {"width": 1024, "height": 2400}
 
 def planning_folder(folder: Path) -> None:
     """A data folder holding one 4-player game in Planning, round 1."""
-    from companion.service import Service, summary
+    from companion.library.service import Service, summary
     from companion.storage import TinyDBGameStore
     from tests.helpers import new_game, to_planning
 

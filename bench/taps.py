@@ -70,7 +70,7 @@ def seed(data_dir: Path, scenario: str) -> None:
     """What the catalogue knows before the game."""
     if scenario != "later":
         return
-    from companion.catalogue import shipped
+    from companion.rules.catalogue import shipped
     from companion.storage import TinyDBGameStore
 
     clan_cards = [{"id": e.id, "clan": e.clan, "power": 3} for e in shipped().clan_cards

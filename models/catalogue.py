@@ -20,7 +20,7 @@ MAX_ENTRIES = 500
 """Most cards per catalogue section (the game has 63 clan cards; the rest are capped alike)."""
 
 CATALOGUE_VERSION = 2
-"""Catalogue format version (2: corrected §15 facts; companion.catalogue.upgrade reads
+"""Catalogue format version (2: corrected §15 facts; companion.rules.catalogue.upgrade reads
 version 1)."""
 
 

@@ -3,8 +3,8 @@ what each role may see of a table.
 
 A *table* is one open game shared by several devices. Each device holds one role at a table:
 the referee, one player's seat, or the read-only board. No Flet, no I/O here; the logic lives in
-`companion.access` (who may do what), `companion.collect` (per-player inputs) and
-`companion.tables` (the table itself).
+`companion.table.access` (who may do what), `companion.table.collect` (per-player inputs) and
+`companion.table.hub` (the table itself).
 """
 
 from typing import Annotated, Literal
@@ -52,7 +52,7 @@ class Pending(Frozen):
     """
 
     key: str
-    """The step instance they belong to (`companion.collect.step_key`); dropped when the game
+    """The step instance they belong to (`companion.table.collect.step_key`); dropped when the game
     is no longer at that step."""
     choices: dict[int, Choice] = {}
     """Withdraw step: secret Stay/Withdraw choices by player, until all are in (§8.1)."""

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from companion.errors import RuleError
-from companion.game import Game
-from companion.rules import turn_order
+from companion.rules.errors import RuleError
+from companion.rules.game import Game
+from companion.rules.queries import turn_order
 from models.common import CLANS
 from models.events import AnyEvent
 from models.setup import GameSetup, Position, locations_for

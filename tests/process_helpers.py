@@ -67,13 +67,13 @@ class Holder:
 
 def cli(*args: str, timeout: float = 60, env: dict | None = None) -> subprocess.CompletedProcess:
     """Run `vendetta-companion ARGS` in a new process; text output."""
-    return subprocess.run([sys.executable, "-m", "companion.cli", *args], cwd=ROOT,
+    return subprocess.run([sys.executable, "-m", "companion.cli.main", *args], cwd=ROOT,
                           env=env or ENV, capture_output=True, text=True, timeout=timeout)
 
 
 def real_game(game_id: str | None = None, example: str = "three_players") -> dict:
     """An exported game, played from an example script through the engine."""
-    from companion.game import Game
+    from companion.rules.game import Game
     from models.setup import GameSetup
 
     script = json.loads((ROOT / "examples" / f"{example}.json").read_text())

@@ -17,9 +17,9 @@ from typing import Any, Protocol, TypeVar
 
 from hypothesis import strategies as st
 
-from companion.game import Game
-from companion.legal import Legal, legal
-from companion.rules import present_players
+from companion.rules.game import Game
+from companion.rules.legal import Legal, legal
+from companion.rules.queries import present_players
 from models.common import CLANS
 from models.setup import GameSetup, PlayerSetup, Variants
 from models.state import GameState

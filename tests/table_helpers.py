@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from companion.storage import TinyDBGameStore
-from companion.table import Table
-from companion.tables import TableHub, new_device_token
+from companion.table.hub import TableHub, new_device_token
+from companion.table.table import Table
 from models.cards import VICTIM
 from models.setup import Position
 

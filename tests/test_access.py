@@ -6,7 +6,7 @@ record and the version exactly as they were.
 
 import pytest
 
-from companion.errors import AccessError, RuleError
+from companion.rules.errors import AccessError, RuleError
 from models.setup import GameSetup
 from models.table import Board, Referee, Seat
 from tests.table_helpers import (

@@ -8,8 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from companion.backups import AutoBackups, backup_file
-from companion.service import Service
+from companion.library.backups import AutoBackups, backup_file
+from companion.library.service import Service
 from companion.storage import TinyDBGameStore
 from tests.process_helpers import ENV, ROOT, real_game, tree
 from tests.ui import click, has, value

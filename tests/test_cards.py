@@ -2,9 +2,9 @@
 
 import pytest
 
-from companion.catalogue import CatalogueError, parse, shipped
-from companion.errors import RuleError
-from companion.game import Game
+from companion.rules.catalogue import CatalogueError, parse, shipped
+from companion.rules.errors import RuleError
+from companion.rules.game import Game
 from models.cards import VICTIM, AllyCard, ClanCard, LocationCard, RelicCard
 from models.events import CardDrained, FrenzyEntered
 from models.setup import Position
@@ -135,7 +135,7 @@ def test_ga02_halves_rival_printed_power_then_br01_and_blood_apply():
         g.play({"type": "resolve_effect", "card": uid_of(g, "1", 1)})
     g.play({"type": "resolve_effect", "card": uid_of(g, "1", 0)})
     g.play({"type": "resolve_effect", "card": uid_of(g, "1", 1)})
-    from companion.rules import power
+    from companion.rules.queries import power
     b = power(g.state, g.state.locations[0], 1)
     assert b.cards[0].power == 1 and b.total == 4
     assert "halved" in b.explain() and "−2" in b.explain()
@@ -516,7 +516,7 @@ def test_card_effects_example_applies_every_automated_card(capsys):
     import json
     from pathlib import Path
 
-    from companion.cli import main
+    from companion.cli.main import main
 
     path = Path(__file__).parent.parent / "examples" / "card_effects.json"
     assert main(["play", str(path), "--json"]) == 0

@@ -7,15 +7,22 @@ from pathlib import Path
 
 import pytest
 
-from companion.catalogue import CATALOGUE_VERSION, CatalogueError, merge, parse, shipped, upgrade
-from companion.game import Game
+from companion.rules.catalogue import (
+    CATALOGUE_VERSION,
+    CatalogueError,
+    merge,
+    parse,
+    shipped,
+    upgrade,
+)
+from companion.rules.game import Game
 from models.cards import VICTIM
 from models.setup import Position
 
 ROOT = Path(__file__).resolve().parent.parent
 PRODUCT = ["companion", "models", "views", "docs", "examples", "tools", "README.md"]
 """Everything the product ships or documents (tests and their fixtures excluded)."""
-UPGRADERS = {"companion/catalogue.py", "companion/storage/transfer.py"}
+UPGRADERS = {"companion/rules/catalogue.py", "companion/storage/transfer.py"}
 """The code that upgrades older documents: it alone must recognise the old facts."""
 
 

@@ -3,8 +3,8 @@
 import json
 from pathlib import Path
 
-from companion.cli import main
-from companion.service import Service
+from companion.cli.main import main
+from companion.library.service import Service
 from companion.storage import TinyDBGameStore
 from models.setup import GameSetup
 

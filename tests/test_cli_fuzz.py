@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from companion.cli import EXIT_CODES, main
+from companion.cli.main import EXIT_CODES, main
 from tests.process_helpers import ENV, ROOT, real_game
 
 EXAMPLES = ROOT / "examples"
@@ -144,9 +144,9 @@ def test_fuzzed_inputs_never_crash_the_cli(tmp_path: Path) -> None:
     ["play", "/nonexistent.json"],
 ])
 def test_special_files_and_paths_in_a_real_process(tmp_path: Path, argv: list[str]) -> None:
-    done = subprocess.run([sys.executable, "-m", "companion.cli", *argv, "--data-dir",
+    done = subprocess.run([sys.executable, "-m", "companion.cli.main", *argv, "--data-dir",
                            str(tmp_path)] if argv[0] in ("games", "catalogue") else
-                          [sys.executable, "-m", "companion.cli", *argv], cwd=ROOT, env=ENV,
+                          [sys.executable, "-m", "companion.cli.main", *argv], cwd=ROOT, env=ENV,
                           capture_output=True, text=True, timeout=60)
     assert done.returncode in (1, 2, 4), done
     assert "Traceback" not in done.stderr

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from companion.cli import Script
-from companion.clock import ClockMark, clock_text, intervals, length_text, played
-from companion.game import Game, ReplayError
-from companion.service import Service, summary, validate_game_document
-from companion.stats import compute
+from companion.cli.main import Script
+from companion.library.service import Service, summary, validate_game_document
+from companion.library.stats import compute
+from companion.rules.clock import ClockMark, clock_text, intervals, length_text, played
+from companion.rules.game import Game, ReplayError
 from companion.storage import ImportRefused, MemoryGameStore, TinyDBGameStore
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"

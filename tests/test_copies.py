@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.cli import Script
-from companion.game import SNAPSHOT_EVERY, Game
+from companion.cli.main import Script
+from companion.rules.game import SNAPSHOT_EVERY, Game
 from models.common import copy_model
 from models.events import EVENT_LIST_ADAPTER
 from models.state import copy_state

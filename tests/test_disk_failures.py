@@ -25,8 +25,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from companion.game import Game
-from companion.service import Service
+from companion.library.service import Service
+from companion.rules.game import Game
 from companion.storage import TinyDBGameStore
 from tests.process_helpers import ENV, ROOT, cli, real_game
 from tests.ui import click, find, has, texts
@@ -141,7 +141,7 @@ def test_full_disk_in_the_data_page_changes_nothing(tiny_disk: Path, tmp_path: P
     """a restore and an automatic backup from the app on a full disk are refused
     in one line; the staged restore leaves nothing behind; the restore succeeds once there is
     room, all of it."""
-    from companion.backups import AutoBackups, backup_file
+    from companion.library.backups import AutoBackups, backup_file
     from views.data_page import check_file, confirm, on_auto_now
 
     folder = tiny_disk / "data"
@@ -209,7 +209,7 @@ def test_read_only_disk(tiny_disk: Path, tmp_path: Path) -> None:
 
 ENOSPC_CHILD = """
 import errno, json, os, sys
-from companion.service import Service
+from companion.library.service import Service
 from companion.storage import TinyDBGameStore
 from models.setup import GameSetup
 script = json.load(open(sys.argv[2]))
@@ -301,7 +301,7 @@ def test_unreadable_data_folder_for_a_real_user(tmp_path: Path) -> None:
                               cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=60)
         assert done.returncode == 0, done.stderr
         assert str(folder) in done.stdout and "permission denied" in done.stdout
-        listed = subprocess.run([*as_nobody, sys.executable, "-m", "companion.cli", "games",
+        listed = subprocess.run([*as_nobody, sys.executable, "-m", "companion.cli.main", "games",
                                  "list", "--data-dir", str(folder)], cwd=ROOT, env=ENV,
                                 capture_output=True, text=True, timeout=60)
         assert listed.returncode == 4 and "permission denied" in listed.stderr
@@ -391,11 +391,11 @@ def test_simulated_full_disk_saved_in_the_background(tmp_path: Path) -> None:
 
 def test_a_host_key_that_cannot_be_stored_is_one_line(tiny_disk: Path,
                                                       caplog: pytest.LogCaptureFixture) -> None:
-    from companion.tables import TableHub
+    from companion.table.hub import TableHub
 
     store = TinyDBGameStore(tiny_disk / "data")
     fill(tiny_disk)
-    with caplog.at_level(logging.WARNING, logger="companion.tables"):
+    with caplog.at_level(logging.WARNING, logger="companion.table.hub"):
         hub = TableHub(store)
     assert hub.host_key and not (tiny_disk / "data" / "tables" / "host-key").exists()
     [said] = [r for r in caplog.records if "host key" in r.getMessage()]

@@ -4,8 +4,8 @@ validator's jargon (hostile files, seen in the restore preview and the CLI)."""
 import pytest
 from pydantic import ValidationError
 
-from companion.catalogue import CatalogueError, parse
-from companion.errors import brief
+from companion.rules.catalogue import CatalogueError, parse
+from companion.rules.errors import brief
 from models.commands import COMMAND_ADAPTER
 
 

@@ -67,3 +67,26 @@ def test_no_import_circles() -> None:
 
 def test_the_circle_finder_finds_a_circle() -> None:
     assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+ROOMS = ("models", "companion.storage", "companion.rules", "companion.story",
+         "companion.library", "companion.table", "companion.cli", "views")
+"""The rooms from the lowest up: a module may import its own room and the rooms before it."""
+
+
+def room(module: str) -> int:
+    """The index in ROOMS of the room a module lives in."""
+    found = [i for i, r in enumerate(ROOMS) if module == r or module.startswith(r + ".")]
+    assert found, f"{module} lives in no room: add it to a sub-package of companion"
+    return found[-1]
+
+
+def test_no_lower_room_imports_a_higher_one() -> None:
+    g = graph()
+    upward = sorted(f"{m} imports {d}" for m, deps in g.items() if m != "companion"
+                    for d in deps if d != "companion" and room(d) > room(m))
+    assert upward == []
+
+
+def test_the_room_check_sees_an_upward_import() -> None:
+    assert room("companion.rules.engine") < room("companion.table.hub") < room("views.app")

@@ -8,9 +8,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-LATER = ["companion.game", "companion.engine", "companion.access", "companion.collect",
-         "companion.table", "companion.backups", "companion.scorecard", "models.events",
-         "models.commands", "views.seat_page", "views.frame", "PIL", "segno", "flet_charts"]
+LATER = ["companion.rules.game", "companion.rules.engine", "companion.table.access",
+         "companion.table.collect", "companion.table.table", "companion.library.backups",
+         "companion.story.scorecard", "models.events", "models.commands", "views.seat_page",
+         "views.frame", "PIL", "segno", "flet_charts"]
 """Modules only a played game, a screen or an action needs."""
 
 
@@ -35,9 +36,9 @@ def test_validators_are_built_on_first_use():
 
 
 def test_a_played_game_imports_the_engine(tmp_path):
-    code = ("import sys\nfrom companion.service import Service\n"
+    code = ("import sys\nfrom companion.library.service import Service\n"
             "from companion.storage import TinyDBGameStore\n"
-            "from companion.tables import TableHub\nfrom models.setup import GameSetup\n"
+            "from companion.table.hub import TableHub\nfrom models.setup import GameSetup\n"
             f"hub = TableHub(TinyDBGameStore({str(tmp_path)!r}))\n"
             "hub.new_table(GameSetup(players=[{'name': n} for n in ('Ann', 'Bo', 'Cy')]))")
-    assert {"companion.game", "companion.table", "models.events"} <= loaded_after(code)
+    assert {"companion.rules.game", "companion.table.table", "models.events"} <= loaded_after(code)

@@ -15,12 +15,12 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from companion.apply import apply_in_place as fold_one
-from companion.apply import fold, initial_state
-from companion.errors import RuleError
-from companion.game import Game
-from companion.legal import legal
-from companion.rules import PLANNING_TURNS, wins_ties
+from companion.rules.apply import apply_in_place as fold_one
+from companion.rules.apply import fold, initial_state
+from companion.rules.errors import RuleError
+from companion.rules.game import Game
+from companion.rules.legal import legal
+from companion.rules.queries import PLANNING_TURNS, wins_ties
 from models.events import AnyEvent
 from models.setup import Position
 from models.state import GameState

@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from companion.cli import Script
-from companion.game import Game
-from companion.review import (
+from companion.cli.main import Script
+from companion.rules.game import Game
+from companion.story.review import (
     blood_series,
     conflict_powers,
     influence_series,

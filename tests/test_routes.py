@@ -2,7 +2,7 @@
 
 import pytest
 
-from companion.service import Service
+from companion.library.service import Service
 from companion.storage import MemoryGameStore
 from tests.fake_page import FakePage
 from tests.test_views import new_game

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from companion.rules import power
+from companion.rules.queries import power
 from tests.helpers import (
     NAMES,
     ally,

@@ -10,12 +10,12 @@ from typing import Any
 
 import pytest
 
-from companion.catalogue import shipped
-from companion.cli import state_text
-from companion.errors import RuleError
-from companion.game import Game
-from companion.review import lines
-from companion.rules import power, present_players, taken_allies
+from companion.cli.main import state_text
+from companion.rules.catalogue import shipped
+from companion.rules.errors import RuleError
+from companion.rules.game import Game
+from companion.rules.queries import power, present_players, taken_allies
+from companion.story.review import lines
 from tests.helpers import (
     NAMES,
     ally,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.game import Game
-from companion.rules import present_players, rivals, turn_order
+from companion.rules.game import Game
+from companion.rules.queries import present_players, rivals, turn_order
 from tests.helpers import (
     NAMES,
     ally,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.game import Game
+from companion.rules.game import Game
 from tests.helpers import (
     NAMES,
     ally,

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.rules_reference import (
+from companion.rules.reference import (
     EXTRAS,
     HELP,
     RULE,
@@ -149,7 +149,7 @@ def test_in_app_rulings_match_the_rulings_of_rules_md():
 
 def test_docs_rules_md_is_made_from_the_reference():
     """docs/rules.md is the reference set out by chapter: regenerate it after editing the
-    reference or the shipped catalogue (`python -m companion.rules_reference > docs/rules.md`)."""
+    reference or the shipped catalogue (`python -m companion.rules.reference > docs/rules.md`)."""
     assert DOC.read_text("utf-8") == markdown()
 
 

@@ -9,8 +9,8 @@ from typing import Any
 import pydantic
 import pytest
 
-from companion.errors import PhaseError, RuleError, TurnError
-from companion.game import Game
+from companion.rules.errors import PhaseError, RuleError, TurnError
+from companion.rules.game import Game
 from tests.helpers import (
     NAMES,
     ally,

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from companion.game import Game
-from companion.rules import power, rivals
+from companion.rules.game import Game
+from companion.rules.queries import power, rivals
 from tests.helpers import (
     NAMES,
     ally,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from companion.game import Game
+from companion.rules.game import Game
 from tests.helpers import (
     NAMES,
     ally,

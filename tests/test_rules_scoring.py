@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.game import Game
+from companion.rules.game import Game
 from models.state import Scoreboard
 from tests.helpers import (
     NAMES,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.rules import turn_order
+from companion.rules.queries import turn_order
 from models.cards import VICTIM
 from models.setup import GameSetup
 from tests.helpers import (

@@ -6,8 +6,8 @@ table has something to do, and skips an effect that cannot apply (§14).
 
 import pytest
 
-from companion.errors import RuleError
-from companion.game import Game
+from companion.rules.errors import RuleError
+from companion.rules.game import Game
 from tests.test_cards import card, plain, start, to_step, uid_of
 
 THROUGH = {"type": "next_step", "through": True}

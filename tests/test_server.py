@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from companion import network
+from companion.table import network
 from tests.browser.harness import ROOT, free_port
 from tests.table_helpers import make_hub, position
 from views.server import (

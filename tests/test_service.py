@@ -2,9 +2,9 @@
 
 import pytest
 
-from companion.catalogue import CatalogueError
-from companion.errors import RuleError
-from companion.service import Service, UnsavedActions, validate_game_document
+from companion.library.service import Service, UnsavedActions, validate_game_document
+from companion.rules.catalogue import CatalogueError
+from companion.rules.errors import RuleError
 from companion.storage import ImportRefused, TinyDBGameStore
 from models.setup import GameSetup, PlayerSetup
 

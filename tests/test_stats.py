@@ -4,8 +4,8 @@ from datetime import date, datetime
 
 import pytest
 
-from companion.service import summary
-from companion.stats import compute
+from companion.library.service import summary
+from companion.library.stats import compute
 from tests.helpers import deployed, position_game, resolve_here, where
 
 

@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import companion.service as service_module
-from companion.service import Service
-from companion.stats import compute, finish, merge, tally, totals_doc, totals_of
+import companion.library.service as service_module
+from companion.library.service import Service
+from companion.library.stats import compute, finish, merge, tally, totals_doc, totals_of
 from companion.storage import TinyDBGameStore, history
 from tests.storage_helpers import entry, header
 

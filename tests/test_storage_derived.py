@@ -22,10 +22,10 @@ from pathlib import Path
 
 import pytest
 
-from companion.cli import main
-from companion.service import Service
+from companion.cli.main import main
+from companion.library.service import Service
 from companion.storage import TinyDBGameStore
-from companion.tables import TableHub
+from companion.table.hub import TableHub
 from tests.process_helpers import ENV, ROOT, cli
 from tests.ui import click, find, has
 from views.app import DataFolder, build
@@ -222,7 +222,7 @@ def test_an_unreadable_derived_folder_for_a_real_user(
     for path in where.rglob("*"):
         shutil.chown(path, NOBODY, NOBODY)
     damage(where, part, "unreadable")
-    listed = as_nobody("-m", "companion.cli", "games", "list", "--data-dir", str(where))
+    listed = as_nobody("-m", "companion.cli.main", "games", "list", "--data-dir", str(where))
     assert listed.returncode == 0, listed.stderr
     assert {line.split()[0] for line in listed.stdout.splitlines()} == set(played)
     seen = app_as_nobody(where)
@@ -244,7 +244,7 @@ def test_unreadable_journals_stop_the_store_on_the_error_screen(
     seen = app_as_nobody(where)
     assert seen["problem"] == f"cannot read the games folder {where / 'games'}: " \
                               f"permission denied"
-    listed = as_nobody("-m", "companion.cli", "games", "list", "--data-dir", str(where))
+    listed = as_nobody("-m", "companion.cli.main", "games", "list", "--data-dir", str(where))
     assert listed.returncode == 4 and str(where / "games") in listed.stderr
     assert listed.stderr.count("\n") == 1 and "Traceback" not in listed.stderr
     assert len(list((where / "games").iterdir())) == 4  # nothing was moved (root looks)
@@ -271,14 +271,14 @@ def test_a_folder_the_user_may_not_write_opens_read_only(
     out.chmod(0o777)
     for args in (("games", "list"), ("games", "export", gid, str(out / "g.json")),
                  ("games", "backup", str(out / "all.json")), ("catalogue", "show")):
-        done = as_nobody("-m", "companion.cli", *args, "--data-dir", str(where))
+        done = as_nobody("-m", "companion.cli.main", *args, "--data-dir", str(where))
         assert done.returncode == 0 and done.stderr == "", (args, done.stderr)
     assert json.loads((out / "g.json").read_text())["header"]["game_id"] == gid
     assert len(json.loads((out / "all.json").read_text())["games"]) == 4
     for args in (("games", "import", str(out / "g.json")),
                  ("games", "restore", str(out / "all.json")),
                  ("catalogue", "import", str(out / "g.json"))):
-        done = as_nobody("-m", "companion.cli", *args, "--data-dir", str(where))
+        done = as_nobody("-m", "companion.cli.main", *args, "--data-dir", str(where))
         assert done.returncode == 4, (args, done.stderr)
         assert f"the data folder {where} is read-only here" in done.stderr
         assert done.stderr.count("\n") == 1

@@ -9,9 +9,9 @@ import pytest
 
 from companion.storage import TinyDBGameStore
 
-service = pytest.importorskip("companion.service")
-cli = pytest.importorskip("companion.cli")
-game_mod = pytest.importorskip("companion.game")
+service = pytest.importorskip("companion.library.service")
+cli = pytest.importorskip("companion.cli.main")
+game_mod = pytest.importorskip("companion.rules.game")
 
 SCRIPT = Path(__file__).resolve().parent.parent / "examples" / "four_players.json"
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.service import Service
+from companion.library.service import Service
 from companion.storage import FolderBusy, ReadOnlyStore, TinyDBGameStore, read_owner
 from companion.storage.files import read_journal
 from tests.process_helpers import ENV, ROOT, Holder, cli, real_game, tree
@@ -141,8 +141,8 @@ def test_a_killed_holder_leaves_no_stale_lock(tmp_path: Path) -> None:
 
 SERVICE_CHILD = """
 import json, sys
-from companion.game import Game
-from companion.service import Service, summary
+from companion.rules.game import Game
+from companion.library.service import Service, summary
 from companion.storage import FolderBusy, TinyDBGameStore
 from models.setup import GameSetup
 folder, gid = sys.argv[1], sys.argv[2]
@@ -191,7 +191,7 @@ def test_two_app_processes_on_one_folder_never_share_a_journal(tmp_path: Path) -
         assert sorted(kid.returncode for kid in kids) == [0, 3], results
     store = TinyDBGameStore(tmp_path, read_only=True)
     stored = store.load("shared")
-    from companion.game import Game
+    from companion.rules.game import Game
 
     game = Game.from_journal(stored.header, stored.entries, verify=True)  # one writer: valid
     assert len(game.actions) == min(4 * 25, len(json.loads(script.read_text())["actions"]))

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from companion.game import Game
-from companion.service import Service, validate_game_document
+from companion.library.service import Service, validate_game_document
+from companion.rules.game import Game
 from companion.storage import (
     CURRENT_SCHEMA_VERSION,
     MIGRATIONS,

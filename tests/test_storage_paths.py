@@ -7,7 +7,7 @@ from pathlib import Path
 import platformdirs
 import pytest
 
-from companion.paths import resolve_data_dir
+from companion.storage.paths import resolve_data_dir
 
 
 def test_order_of_precedence(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

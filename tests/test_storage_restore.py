@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.service import Service
+from companion.library.service import Service
 from companion.storage import (
     BACKUP_FORMAT,
     CURRENT_SCHEMA_VERSION,
@@ -208,7 +208,7 @@ def test_two_restores_at_once_never_both_win(tmp_path: Path) -> None:
         path = tmp_path / f"{name}.json"
         path.write_text(json.dumps(backup([real_game("dup", example)], cat)))
         docs.append(path)
-    procs = [subprocess.Popen([sys.executable, "-m", "companion.cli", "games", "restore",
+    procs = [subprocess.Popen([sys.executable, "-m", "companion.cli.main", "games", "restore",
                                str(p), "--data-dir", str(folder)], cwd=ROOT, env=ENV,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
              for p in docs]

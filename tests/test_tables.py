@@ -4,8 +4,8 @@ import threading
 
 import pytest
 
-from companion.errors import StaleVersion, TableError
-from companion.tables import (
+from companion.rules.errors import StaleVersion, TableError
+from companion.table.hub import (
     CODE_ALPHABET,
     EPOCH,
     CodeRefused,

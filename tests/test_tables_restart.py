@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.errors import StaleVersion
-from companion.service import Service
+from companion.library.service import Service
+from companion.rules.errors import StaleVersion
 from companion.storage import TinyDBGameStore
 from models.table import Board, Seat
 from tests.table_helpers import DOWN, Devices, make_hub, plain, position, seated
@@ -75,7 +75,7 @@ def test_choices_of_a_step_the_game_has_left_are_dropped_at_load(tmp_path):
 CHILD = """
 import sys, time
 from companion.storage import TinyDBGameStore
-from companion.tables import TableHub
+from companion.table.hub import TableHub
 from tests.table_helpers import DOWN, plain, position
 root, ann, bo, cy, ref = sys.argv[1:6]
 hub = TableHub(TinyDBGameStore(root))

@@ -3,8 +3,8 @@
 
 import pytest
 
-from companion.errors import AccessError, InputRefused, StaleVersion
-from companion.tables import CodeRefused
+from companion.rules.errors import AccessError, InputRefused, StaleVersion
+from companion.table.hub import CodeRefused
 from models.table import Board, Referee, Seat
 from tests.table_helpers import (
     DOWN,

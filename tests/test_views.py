@@ -5,8 +5,8 @@ import random
 import flet as ft
 import pytest
 
-from companion.game import Game
-from companion.service import Service
+from companion.library.service import Service
+from companion.rules.game import Game
 from companion.storage import MemoryGameStore, TinyDBGameStore
 from tests.fake_page import FakePage
 from tests.ui import (

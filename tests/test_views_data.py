@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from companion.backups import AutoBackup, AutoBackups, backup_file, game_file, kept
-from companion.cli import Script
-from companion.game import Game
-from companion.service import Service
-from companion.share import bgstats_link, bgstats_play, result_text
+from companion.cli.main import Script
+from companion.library.backups import AutoBackup, AutoBackups, backup_file, game_file, kept
+from companion.library.service import Service
+from companion.rules.game import Game
 from companion.storage import MemoryGameStore, TinyDBGameStore
+from companion.story.share import bgstats_link, bgstats_play, result_text
 from tests.ui import click, find, has, value
 from views.app import build
 from views.data_page import check_file, confirm, on_cancel
@@ -237,7 +237,7 @@ def test_the_backup_fingerprint_follows_every_change_and_survives_a_restart(tmp_
     """The automatic backup's "anything changed?" mark reads no summary, yet changes with a
     new game, a changed summary (a game played on) and the catalogue, and is the same after a
     restart."""
-    from companion.backups import fingerprint
+    from companion.library.backups import fingerprint
 
     svc = Service(TinyDBGameStore(tmp_path))
     play(svc, "four_players.json")

@@ -5,10 +5,10 @@ import random
 import flet as ft
 import pytest
 
-from companion.game import Game
-from companion.review import headline, told, told_each
-from companion.service import Service
+from companion.library.service import Service
+from companion.rules.game import Game
 from companion.storage import MemoryGameStore
+from companion.story.review import headline, told, told_each
 from tests.fake_page import FakePage
 from tests.test_cards import card, plain, start
 from tests.test_views import new_game

@@ -13,7 +13,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from companion.service import Service
+from companion.library.service import Service
 from companion.storage import FolderBusy, TinyDBGameStore, read_owner
 from tests.fake_page import FakePage
 from tests.process_helpers import ENV, ROOT, Holder, real_game

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from companion.service import Service
+from companion.library.service import Service
 from companion.storage import MemoryGameStore, TinyDBGameStore, history
 from tests.storage_helpers import entry, header, stamp
 from tests.ui import click, find, has, ids, value
@@ -134,9 +134,9 @@ def next_step(steps: list[Any]) -> Any:
 
 def test_a_long_count_shows_counting_and_the_figures_when_they_are_ready(
         store, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
-    import companion.service as service_module
+    import companion.library.service as service_module
     import views.stats_page as stats_page
-    from companion.stats import compute, tally
+    from companion.library.stats import compute, tally
 
     gate = threading.Event()
 
@@ -180,7 +180,7 @@ def test_a_long_count_shows_counting_and_the_figures_when_they_are_ready(
 
 def test_a_count_that_fails_is_said_by_the_future(tmp_path: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    import companion.service as service_module
+    import companion.library.service as service_module
 
     def broken(summaries, **filters):  # type: ignore[no-untyped-def]
         raise OSError(5, "Input/output error")

@@ -3,7 +3,7 @@ undo the old one, and only unchanged parts are kept."""
 
 import flet as ft
 
-from companion.service import Service, summary
+from companion.library.service import Service, summary
 from companion.storage import MemoryGameStore
 from tests.helpers import new_game, to_planning
 from tests.ui import click, find, texts, value

@@ -7,12 +7,12 @@ from pathlib import Path
 import flet_charts as fch
 import pytest
 
-from companion.cli import Script
-from companion.review import blood_series, conflict_powers, influence_series, state_after
-from companion.rules_reference import help_for, search
-from companion.service import Service
-from companion.stats import compute
+from companion.cli.main import Script
+from companion.library.service import Service
+from companion.library.stats import compute
+from companion.rules.reference import help_for, search
 from companion.storage import MemoryGameStore, TinyDBGameStore
+from companion.story.review import blood_series, conflict_powers, influence_series, state_after
 from tests.ui import click, find, has, ids, texts, type_in, value
 from views.app import build
 from views.review_charts import round_marks
@@ -76,7 +76,7 @@ def test_story_groups_and_sentences_and_a_tap_replays_that_moment(app) -> None:
     open_review(app, FOUR)
     click(app.root, "review-tab-story")
     shown = texts(app.root)
-    from companion.review import timeline
+    from companion.story.review import timeline
 
     groups = timeline(app.review)
     assert all(g.title in shown for g in groups)
@@ -107,7 +107,7 @@ def test_replay_steps_through_every_action(app) -> None:
     click(app.root, "replay-next")
     assert value(app.root, "replay-head").startswith(f"After action 1 of {total}")
     click(app.root, "replay-ahead")  # to the end of the first timeline group
-    from companion.review import timeline
+    from companion.story.review import timeline
 
     first = timeline(app.review)[0]
     assert app.review_at == max(e.action for e in first.entries) + 1
@@ -150,7 +150,7 @@ def test_chart_data_matches_the_review_series(app) -> None:
 
 
 def test_round_marks_put_each_round_where_it_starts() -> None:
-    from companion.review import Series
+    from companion.story.review import Series
 
     labels = ["Setup"] * 10 + ["R1 Feed"] * 10 + ["R2 Feed"] * 10 + ["End of game"] * 10
     s = Series(players=["A"], actions=list(range(-1, 39)), labels=labels,

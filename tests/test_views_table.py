@@ -1,5 +1,5 @@
 """Table mode through the app factory: each session is a device with a role; roles
-see the right screens, a seat's buttons are what `companion.access` allows, live sync redraws
+see the right screens, a seat's buttons are what `companion.table.access` allows, live sync redraws
 every device, stale taps are refused, and no secret choice reaches another device's tree."""
 
 import re
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.tables import TableHub
+from companion.table.hub import TableHub
 from models.table import Board, Referee, Seat
 from tests.fake_page import FakePage
 from tests.table_helpers import make_hub, plain, position
@@ -384,7 +384,7 @@ def test_a_pushed_redraw_keeps_what_did_not_change_on_each_device(hub) -> None:
 
 def _own_effect_due(hub, key: str):
     """A table where Ann's card with effect `key` is due at its step; Ann and Bo on phones."""
-    from companion.effects import EFFECT_STEP
+    from companion.rules.effects import EFFECT_STEP
 
     step = EFFECT_STEP[key]
     ref, phones, board, table = at_table(hub, position(3, {"1": {

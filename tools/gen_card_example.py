@@ -5,8 +5,8 @@ import json
 import sys
 from pathlib import Path
 
-from companion.catalogue import shipped
-from companion.game import Game
+from companion.rules.catalogue import shipped
+from companion.rules.game import Game
 from models.setup import Position
 
 CAT = shipped()

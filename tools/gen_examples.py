@@ -5,8 +5,8 @@ import random
 import sys
 from pathlib import Path
 
-from companion.game import Game
-from companion.rules import present_players
+from companion.rules.game import Game
+from companion.rules.queries import present_players
 from models.events import CardDrained, CardPlayed, FrenzyEntered
 from models.setup import GameSetup
 

@@ -3,7 +3,7 @@
 import json
 from pathlib import Path
 
-from companion.cli import schemas
+from companion.cli.main import schemas
 
 OUT = Path(__file__).resolve().parent.parent / "docs" / "schema"
 

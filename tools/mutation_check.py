@@ -44,81 +44,89 @@ class Mutation(NamedTuple):
     rule: str
 
 
+QUERIES = "companion/rules/queries.py"
+ENGINE = "companion/rules/engine.py"
+PRIMITIVES = "companion/rules/primitives.py"
+EFFECTS = "companion/rules/effects.py"
+LEGAL = "companion/rules/legal.py"
+APPLY = "companion/rules/apply.py"
+SCORING = "companion/rules/scoring.py"
+
 MUTATIONS = [
-    Mutation("companion/rules.py", "REWARDS = {1: (1, 1, 1), 2: (2, 2, 1), 3: (3, 2, 1)}",
+    Mutation(QUERIES, "REWARDS = {1: (1, 1, 1), 2: (2, 2, 1), 3: (3, 2, 1)}",
              "REWARDS = {1: (1, 1, 1), 2: (2, 2, 1), 3: (3, 2, 2)}", "§8.4 rewards table"),
-    Mutation("companion/rules.py", "key=lambda p: (-totals[p], not wins_ties(state, p), "
+    Mutation(QUERIES, "key=lambda p: (-totals[p], not wins_ties(state, p), "
              "order.index(p)))", "key=lambda p: (-totals[p], not wins_ties(state, p), "
              "-order.index(p)))", "§1 ties go to turn order"),
-    Mutation("companion/rules.py", "key=lambda p: (-totals[p], not wins_ties(state, p), ",
+    Mutation(QUERIES, "key=lambda p: (-totals[p], not wins_ties(state, p), ",
              "key=lambda p: (-totals[p], wins_ties(state, p), ", "§15 win-ties Ally at a conflict"),
-    Mutation("companion/rules.py", "        base //= 2", "        base = (base + 1) // 2",
+    Mutation(QUERIES, "        base //= 2", "        base = (base + 1) // 2",
              "§15 GA02 halves rounding down"),
-    Mutation("companion/rules.py", "modifiers=list(card.modifiers), power=max(0, total))",
+    Mutation(QUERIES, "modifiers=list(card.modifiers), power=max(0, total))",
              "modifiers=list(card.modifiers), power=total)", "Ruling: Power never below 0"),
-    Mutation("companion/rules.py", "judged = with_cards if loc.card_players is None else "
+    Mutation(QUERIES, "judged = with_cards if loc.card_players is None else "
              "loc.card_players", "judged = with_cards", "§8.4 judged at the end of Withdraw"),
-    Mutation("companion/rules.py", "return [s for s in seats if not state.players[s].eliminated]",
+    Mutation(QUERIES, "return [s for s in seats if not state.players[s].eliminated]",
              "return seats", "§11 eliminated players are skipped"),
-    Mutation("companion/rules.py", "if wins_ties(state, upper) and not wins_ties(state, lower)",
+    Mutation(QUERIES, "if wins_ties(state, upper) and not wins_ties(state, lower)",
              "if False", "§8.4 tie note names the win-ties Ally"),
-    Mutation("companion/apply.py", "card.modifiers = []  # §14", "pass  # §14",
+    Mutation(APPLY, "card.modifiers = []  # §14", "pass  # §14",
              "§14 a moved card drops its modifiers"),
-    Mutation("companion/apply.py", "loc.positions[e.player].blood = 0",
+    Mutation(APPLY, "loc.positions[e.player].blood = 0",
              "loc.positions[e.player].blood, loc.positions[e.player].cards = 0, []",
              "§11 others' cards stay on an eliminated Position"),
-    Mutation("companion/apply.py", "alliance.append(copy_model(e.card))",
+    Mutation(APPLY, "alliance.append(copy_model(e.card))",
              "alliance.append(e.card)", "events never change (copy on apply)"),
-    Mutation("companion/apply.py", 'if e.step == "revelation":  # the Withdraw step',
+    Mutation(APPLY, 'if e.step == "revelation":  # the Withdraw step',
              'if e.step == "conflict":  # the Withdraw step', "§8.4 judged when Withdraw ends"),
-    Mutation("companion/apply.py", "p.diablerie_up += p.diablerie_down",
+    Mutation(APPLY, "p.diablerie_up += p.diablerie_down",
              "p.diablerie_up += 0", "§10 face-down Diablerie flips up at End of Round"),
-    Mutation("companion/apply.py", 'card = card.model_copy(update={"id": VICTIM.id})',
+    Mutation(APPLY, 'card = card.model_copy(update={"id": VICTIM.id})',
              "pass", "§1 entered Victims carry the Victim id"),
-    Mutation("companion/engine.py", "if cmd.face_up and same_card(cmd.card.key(), "
+    Mutation(ENGINE, "if cmd.face_up and same_card(cmd.card.key(), "
              "taken_cards(s).get(seat, [])):", "if False:", "§2 one copy: face-up play"),
-    Mutation("companion/engine.py", "if same_card(card.key(), taken.get(owner, [])):",
+    Mutation(ENGINE, "if same_card(card.key(), taken.get(owner, [])):",
              "if False:", "§2 one copy: reveal and withdraw identities"),
-    Mutation("companion/engine.py", "        if holder is not None:", "        if False:",
+    Mutation(ENGINE, "        if holder is not None:", "        if False:",
              "§1 an Ally in an Alliance is not laid again"),
-    Mutation("companion/engine.py", "cost = (0 if cmd.face_up else 1) + cmd.blood",
+    Mutation(ENGINE, "cost = (0 if cmd.face_up else 1) + cmd.blood",
              "cost = cmd.blood", "§7 face down costs 1 Blood (last-Blood check)"),
-    Mutation("companion/engine.py", "    if p.blood - cost < 1:", "    if p.blood - cost < 0:",
+    Mutation(ENGINE, "    if p.blood - cost < 1:", "    if p.blood - cost < 0:",
              "§7 Ruling: the last Blood stays"),
-    Mutation("companion/engine.py", 'delta=1, reason="won the Prince\'s Haven"',
+    Mutation(ENGINE, 'delta=1, reason="won the Prince\'s Haven"',
              'delta=2, reason="won the Prince\'s Haven"', "§8.4 Prince's Haven +1 Influence"),
-    Mutation("companion/rules.py", 'ranking=with_cards[:1], outcome="uncontested")',
+    Mutation(QUERIES, 'ranking=with_cards[:1], outcome="uncontested")',
              'ranking=ranking, outcome="uncontested")',
              "§8.4 Ruling: uncontested ranks only the player with cards"),
-    Mutation("companion/engine.py", "return cards[index - 1].uid", "return cards[0].uid",
+    Mutation(ENGINE, "return cards[index - 1].uid", "return cards[0].uid",
              "formats: a card named by place"),
-    Mutation("companion/engine.py", "if cmd.include_teammate and effects.partner_challenge(s, "
+    Mutation(ENGINE, "if cmd.include_teammate and effects.partner_challenge(s, "
              "seat) is None:", "if False:", "§13 include_teammate needs a partner's Challenge"),
-    Mutation("companion/primitives.py", "if (by is not None and by != player and not "
+    Mutation(PRIMITIVES, "if (by is not None and by != player and not "
              "teammates(s, by, player)", "if (by is not None and by != player",
              "§10/§13 no Influence for a teammate's Frenzy"),
-    Mutation("companion/primitives.py", 'take_diablerie(ctx, player, 2 if card.card.ability == '
+    Mutation(PRIMITIVES, 'take_diablerie(ctx, player, 2 if card.card.ability == '
              '"AL14" else 1)', "take_diablerie(ctx, player, 1)", "§15 AL14 gives 2 Diablerie"),
-    Mutation("companion/primitives.py", 'if c.card.ability == "drained_in_frenzy"]',
+    Mutation(PRIMITIVES, 'if c.card.ability == "drained_in_frenzy"]',
              'if c.card.ability == "nothing"]', "§10/§15 the Frenzy-drain Ally is drained first"),
-    Mutation("companion/effects.py", "if holder == seat or (partner and not include_teammate):",
+    Mutation(EFFECTS, "if holder == seat or (partner and not include_teammate):",
              "if holder == seat:", "§13 Challenge spares the partner unless included"),
-    Mutation("companion/effects.py", "            if loc.positions[owner].blood > 0:",
+    Mutation(EFFECTS, "            if loc.positions[owner].blood > 0:",
              "            if True:", "§15 BR01 only with Deployed Blood"),
-    Mutation("companion/effects.py", "lose_blood(ctx, r, s.round, owner, reason, loc.id)",
+    Mutation(EFFECTS, "lose_blood(ctx, r, s.round, owner, reason, loc.id)",
              "lose_blood(ctx, r, 1, owner, reason, loc.id)", "§15 BR04 loses the round number"),
-    Mutation("companion/scoring.py", "not any(wins_ties(state, s) for s in seats),",
+    Mutation(SCORING, "not any(wins_ties(state, s) for s in seats),",
              "False,", "§12/§15 win-ties Ally in the team table"),
-    Mutation("companion/scoring.py", "return (-breakdowns[seat].total, not wins_ties(state, "
+    Mutation(SCORING, "return (-breakdowns[seat].total, not wins_ties(state, "
              "seat), -p.blood,", "return (-breakdowns[seat].total, not wins_ties(state, "
              "seat), p.blood,", "§12 more Blood wins a tie"),
-    Mutation("companion/scoring.py", "total = active + drained + p.influence + relic - "
+    Mutation(SCORING, "total = active + drained + p.influence + relic - "
              "p.diablerie", "total = active + drained + p.influence + relic",
              "§12 −1 Influence per Diablerie"),
-    Mutation("companion/legal.py", 'if drained and s.phase == "planning" and '
+    Mutation(LEGAL, 'if drained and s.phase == "planning" and '
              "current_player(s) == seat:", "if drained:",
              "§15 restoring Relic in its owner's turn"),
-    Mutation("companion/legal.py", "            if blood_relic_window(s):", "            if True:",
+    Mutation(LEGAL, "            if blood_relic_window(s):", "            if True:",
              "§15 Blood Relic as Resolution begins"),
     Mutation("models/setup.py", "return {n: pos.turns_taken + (n in before) for n in names}",
              "return {n: pos.turns_taken for n in names}", "§7 mid-lap positions"),
@@ -128,7 +136,7 @@ MUTATIONS = [
              "({m.source})", "§8.4 Power explained in the order applied"),
     Mutation("companion/storage/transfer.py", 'node["ability"] = "drained_in_frenzy"',
              "pass", "schema 2 migration of the Frenzy-drain Ally"),
-    Mutation("companion/catalogue.py", 'if entry.get("id") == "LANI-KAHALE":', "if False:",
+    Mutation("companion/rules/catalogue.py", 'if entry.get("id") == "LANI-KAHALE":', "if False:",
              "§15 Lani Kahale is a Victim (catalogue upgrade)"),
 ]
 

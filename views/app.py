@@ -14,7 +14,7 @@ from pathlib import Path
 
 import flet as ft
 
-from companion.service import Service
+from companion.library.service import Service
 from companion.storage import (
     FolderBusy,
     FolderReadOnly,
@@ -22,7 +22,7 @@ from companion.storage import (
     TinyDBGameStore,
     describe_os_error,
 )
-from companion.tables import TableHub
+from companion.table.hub import TableHub
 from models.table import Board, Referee, Seat
 from views.confirm import confirm_dialog
 from views.live import LiveSync
@@ -166,7 +166,7 @@ class DataFolder:
             self.hub = TableHub(store)
             self.service, self.problem = self.hub.service, None
             if self.auto_backup and not store.read_only:  # only the holder writes
-                from companion.backups import AutoBackups
+                from companion.library.backups import AutoBackups
 
                 self.backup = AutoBackups.of(self.service).write_in_background()
             return None
@@ -274,7 +274,7 @@ def connection_strip(app: AppState) -> ft.Control:
     role = app.role
     where = f"Table {app.table.table_id}" if app.table is not None else ""
     if role is not None and app.table is not None:
-        from companion.access import role_label
+        from companion.table.access import role_label
 
         where += f" · {role_label(role, app.table.game.state)}"
     codes = isinstance(role, Referee) and app.screen != "host"

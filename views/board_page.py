@@ -7,9 +7,9 @@ chosen shows only as "k of n have chosen".
 
 import flet as ft
 
-from companion.access import TableView
-from companion.review import told
-from companion.rules import power, turn_order
+from companion.rules.queries import power, turn_order
+from companion.story.review import told
+from companion.table.access import TableView
 from models.common import location_name
 from models.state import GameState, LocationState
 from views.frame import frame, status_line

@@ -4,7 +4,7 @@ import re
 
 import flet as ft
 
-from companion.catalogue import CatalogueError
+from companion.rules.catalogue import CatalogueError
 from views.state import AppState
 from views.theme import MUTED, SURFACE_HI, button, card, field, heading, text, wrap
 

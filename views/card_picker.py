@@ -7,8 +7,8 @@ from collections.abc import Callable, Collection
 
 import flet as ft
 
-from companion.catalogue import clan_cards
-from companion.legal import Legal
+from companion.rules.catalogue import clan_cards
+from companion.rules.legal import Legal
 from models.cards import ClanCard
 from models.catalogue import ClanCardEntry
 from models.common import Clan

@@ -3,7 +3,7 @@ marked; tap a card to enter its printed values; share the catalogue."""
 
 import flet as ft
 
-from companion.catalogue import clan_cards
+from companion.rules.catalogue import clan_cards
 from models.catalogue import AllyEntry, ClanCardEntry, LocationCardEntry, RelicEntry
 from models.common import CLANS
 from views.card_editor import card_editor, start_edit

@@ -4,7 +4,7 @@ import json
 
 import flet as ft
 
-from companion.catalogue import SECTIONS, CatalogueError
+from companion.rules.catalogue import SECTIONS, CatalogueError
 from views.card_editor import plain_error
 from views.state import AppState
 from views.theme import GOLD, MUTED, button, card, heading, ident, text

@@ -1,9 +1,9 @@
 """The game clock line: time played in all and this round (the clock runs while a table has
-the game open: `companion.tables.TableHub`)."""
+the game open: `companion.table.hub.TableHub`)."""
 
 import flet as ft
 
-from companion.clock import GameTime, clock_text, length_text
+from companion.rules.clock import GameTime, clock_text, length_text
 from views.state import AppState
 from views.theme import MUTED, SMALL, ident
 

@@ -2,8 +2,8 @@
 
 import flet as ft
 
-from companion.legal import Legal
-from companion.rules import turn_order
+from companion.rules.legal import Legal
+from companion.rules.queries import turn_order
 from models.state import GameState, PlayerState
 from views.effects import effect_form, effect_inputs
 from views.locations_panel import locations_panel

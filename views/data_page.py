@@ -1,7 +1,7 @@
 """Your data (route /data): back up everything to a file, restore or import a file after a
 preview of what it holds, automatic backups, one game's file, the card catalogue's file.
 
-The work is done by companion.backups; long steps (checking a big backup, writing files) run
+The work is done by companion.library.backups; long steps (checking a big backup, writing files) run
 off the UI loop and report their progress.
 """
 
@@ -11,7 +11,7 @@ from typing import Any
 
 import flet as ft
 
-from companion.backups import (
+from companion.library.backups import (
     AutoBackups,
     Preview,
     apply,
@@ -20,7 +20,7 @@ from companion.backups import (
     game_file,
     preview,
 )
-from companion.catalogue import CatalogueError
+from companion.rules.catalogue import CatalogueError
 from companion.storage import (
     MAX_BACKUP_BYTES,
     ImportRefused,

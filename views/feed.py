@@ -2,9 +2,9 @@
 
 import flet as ft
 
-from companion.legal import Legal
-from companion.rules import turn_order
-from companion.scoring import influence
+from companion.rules.legal import Legal
+from companion.rules.queries import turn_order
+from companion.rules.scoring import influence
 from models.common import location_name
 from views.state import AppState
 from views.theme import GOLD, MUTED, button, card, heading, main, text

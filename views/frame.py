@@ -239,7 +239,7 @@ def undo_bar(app: AppState, mains: list[ft.Control] | None = None) -> ft.Control
         row = app.memo("undo-buttons", inputs, lambda: ft.Row(_undo_buttons(app), spacing=6))
     parts: list[ft.Control] = [row]
     if not compact:
-        from companion.review import headline  # a game's screens only
+        from companion.story.review import headline  # a game's screens only
 
         last = headline(g) if g.actions else "nothing yet"
         parts.insert(0, ident("undo-hint", ft.Text(

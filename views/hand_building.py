@@ -2,7 +2,7 @@
 
 import flet as ft
 
-from companion.legal import Legal
+from companion.rules.legal import Legal
 from views.state import AppState
 from views.theme import MUTED, button, card, heading, main, text
 

@@ -2,7 +2,7 @@
 
 import flet as ft
 
-from companion.rules_reference import help_for
+from companion.rules.reference import help_for
 from views.state import AppState
 from views.theme import GOLD, TOUCH, ident
 

@@ -7,7 +7,7 @@ import io
 import flet as ft
 import segno
 
-from companion.network import join_url
+from companion.table.network import join_url
 from views.frame import frame
 from views.state import AppState
 from views.theme import GOLD, MUTED, SURFACE_HI, button, card, heading, text, wrap

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import flet as ft
 
-from companion.errors import TableError
+from companion.rules.errors import TableError
 from views.frame import frame
 from views.state import AppState
 from views.theme import GOLD, MUTED, SURFACE_HI, button, card, field, heading, text, wrap
@@ -103,7 +103,7 @@ def join_view(app: AppState) -> list[ft.Control]:
     role = app.role
     body = []
     if role is not None:
-        from companion.access import role_label
+        from companion.table.access import role_label
         body.append(card(text(f"This device is {role_label(role, table.game.state)}.", 18,
                               bold=True, color=GOLD, ident_="my-role"),
                          button("Go to my screen", lambda e: app.go("game"),

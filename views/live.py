@@ -38,12 +38,12 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 
 import flet as ft
 
-from companion.tables import DEVICE_TOKEN, new_device_token
+from companion.table.hub import DEVICE_TOKEN, new_device_token
 from models.table import Board, Referee, Seat
 from views.state import AppState
 
 if TYPE_CHECKING:
-    from companion.table import Table
+    from companion.table.table import Table
 
 log = logging.getLogger(__name__)
 
@@ -363,7 +363,7 @@ class LiveSync:
             if undo is not None:  # an undo or a redo, said as such
                 app.say([undo])
                 return
-            from companion.review import told  # imported once a table plays
+            from companion.story.review import told  # imported once a table plays
 
             app.say(told(table.game) if actions else [])
 

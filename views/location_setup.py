@@ -6,7 +6,7 @@ remembered."""
 
 import flet as ft
 
-from companion.legal import Legal
+from companion.rules.legal import Legal
 from models.cards import AllyCard
 from models.catalogue import AllyEntry
 from models.common import location_name

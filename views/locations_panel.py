@@ -2,7 +2,7 @@
 
 import flet as ft
 
-from companion.rules import turn_order
+from companion.rules.queries import turn_order
 from models.common import location_name
 from models.state import GameState
 from views.theme import GOLD, MUTED, SURFACE, card, text

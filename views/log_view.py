@@ -1,9 +1,9 @@
 """The action log, newest first; the top line is what Undo takes back. Its sentences come from
-the one narrator (`companion.review`)."""
+the one narrator (`companion.story.review`)."""
 
 import flet as ft
 
-from companion.review import command_line, headline, told_each
+from companion.story.review import command_line, headline, told_each
 from views.state import AppState
 from views.theme import GOLD, MUTED, TEXT, card, text
 

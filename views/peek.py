@@ -2,7 +2,7 @@
 
 import flet as ft
 
-from companion.legal import Legal
+from companion.rules.legal import Legal
 from models.common import location_name
 from views.state import AppState
 from views.theme import MUTED, SURFACE_HI, button, card, heading, text, wrap

@@ -3,7 +3,7 @@
 
 import flet as ft
 
-from companion.legal import Legal
+from companion.rules.legal import Legal
 from models.common import location_name
 from views.card_picker import picked, picker
 from views.choice import tiles

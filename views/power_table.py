@@ -2,7 +2,7 @@
 
 import flet as ft
 
-from companion.rules import power, present_players
+from companion.rules.queries import power, present_players
 from models.common import location_name
 from models.state import GameState, LocationState
 from views.theme import GOLD, MUTED, SURFACE_HI, card, heading, text

@@ -3,8 +3,8 @@
 import flet as ft
 from pydantic import ValidationError
 
-from companion.apply import initial_state
-from companion.scoring import scoreboard
+from companion.rules.apply import initial_state
+from companion.rules.scoring import scoreboard
 from models.cards import AllyCard, RelicCard
 from models.common import CLANS
 from models.events import PositionLoaded

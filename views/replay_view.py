@@ -2,8 +2,8 @@
 
 import flet as ft
 
-from companion.game import Game
-from companion.review import headline, state_after
+from companion.rules.game import Game
+from companion.story.review import headline, state_after
 from models.common import location_name
 from models.state import GameState
 from views.dashboard import dashboard_view

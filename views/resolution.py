@@ -3,7 +3,7 @@ Aftermath (§8)."""
 
 import flet as ft
 
-from companion.legal import Legal
+from companion.rules.legal import Legal
 from models.common import STEPS, location_name
 from views.card_picker import picked, picker, taken_for
 from views.effects import due_main, due_panel, effect_form

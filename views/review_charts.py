@@ -7,7 +7,7 @@ and comes with a short text summary; tests read the chart's data from the contro
 import flet as ft
 import flet_charts as fch
 
-from companion.review import ConflictPower, Series
+from companion.story.review import ConflictPower, Series
 from views.theme import MUTED, SURFACE, TEXT, card, heading, ident, player_color, text
 
 GRID = "#3a2a2d"

@@ -2,7 +2,7 @@
 
 import flet as ft
 
-from companion.review import blood_series, conflict_powers, influence_series
+from companion.story.review import blood_series, conflict_powers, influence_series
 from views.frame import PHASE_NAMES, frame
 from views.replay_view import replay_view
 from views.review_charts import legend, line_chart, power_chart

@@ -2,7 +2,7 @@
 
 import flet as ft
 
-from companion.rules_reference import Section, search, section, sections
+from companion.rules.reference import Section, search, section, sections
 from views.frame import frame
 from views.rules_section import GROUP_NAMES, section_panel
 from views.state import AppState

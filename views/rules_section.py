@@ -2,7 +2,7 @@
 
 import flet as ft
 
-from companion.rules_reference import Section
+from companion.rules.reference import Section
 from views.theme import GOLD, MUTED, card, ident, text
 
 GROUP_NAMES = {

@@ -1,12 +1,12 @@
 """A player's own screen at a table: their numbers, where their cards lie, what they are asked
 to do now (or do at the table by hand, e.g. draw their cards), and only the buttons their seat
-may use (`companion.access`), with the same controls the referee has for that player.
+may use (`companion.table.access`), with the same controls the referee has for that player.
 """
 
 import flet as ft
 
-from companion.access import TableView
-from companion.legal import Legal
+from companion.rules.legal import Legal
+from companion.table.access import TableView
 from models.common import location_name
 from models.state import PlayerState
 from views.dashboard import on_relic_use

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from companion.network import ANY, base_urls, host_url
+from companion.table.network import ANY, base_urls, host_url
 
 Scope = MutableMapping[str, Any]
 ASGIApp = Callable[[Scope, Callable[[], Awaitable[Any]], Callable[[Any], Awaitable[None]]],
@@ -163,7 +163,7 @@ def start(web: bool = False, port: int | None = None, data_dir: str | None = Non
 
     import flet as ft
 
-    from companion.paths import resolve_data_dir
+    from companion.storage.paths import resolve_data_dir
     from views.app import DataFolder, create_app
 
     logging.getLogger("flet").setLevel(logging.WARNING)

@@ -2,7 +2,7 @@
 
 import flet as ft
 
-from companion.legal import Legal
+from companion.rules.legal import Legal
 from models.cards import LocationCard, RelicCard
 from models.common import CLANS, location_name
 from views.choice import Option, chips, pick_list

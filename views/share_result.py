@@ -6,9 +6,9 @@ from typing import Any
 
 import flet as ft
 
-from companion.game import Game
-from companion.scorecard import scorecard_png
-from companion.share import bgstats_link, bgstats_play, result_text
+from companion.rules.game import Game
+from companion.story.scorecard import scorecard_png
+from companion.story.share import bgstats_link, bgstats_play, result_text
 from views.files import handler, offer_file
 from views.state import AppState
 from views.theme import MUTED, OK, SMALL, button, card, heading, ident, text

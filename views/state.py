@@ -1,12 +1,12 @@
 """The app-state object of one device (one Flet session): its table and role, the catalogue,
 the screen, drafts and messages.
 
-Table mode: every device is a view of a `companion.table.Table`. A *host* device
+Table mode: every device is a view of a `companion.table.table.Table`. A *host* device
 (the desktop window, or a browser that proved the server's host key) sees the home screen,
 the history and the wizard, and is the referee of the tables it opens; any other device sees
 only the join screen until it holds a role at a table (a player's seat, the board, or the
 referee by code). Every action is sent through the table with the device token and the table
-version the screen was drawn from (`self.version`); who may do what is `companion.access`.
+version the screen was drawn from (`self.version`); who may do what is `companion.table.access`.
 """
 
 from __future__ import annotations
@@ -20,19 +20,19 @@ from urllib.parse import parse_qs, urlsplit
 import flet as ft
 from pydantic import ValidationError
 
-from companion.catalogue import CatalogueError, shipped
-from companion.errors import AccessError, RuleError, StaleVersion, TableError, brief
-from companion.service import Service, UnsavedActions
+from companion.library.service import Service, UnsavedActions
+from companion.rules.catalogue import CatalogueError, shipped
+from companion.rules.errors import AccessError, RuleError, StaleVersion, TableError, brief
 from companion.storage import StorageError, describe_os_error
-from companion.tables import RateLimited, TableHub, TableNotFound, new_device_token
+from companion.table.hub import RateLimited, TableHub, TableNotFound, new_device_token
 from models.table import Referee
 from views.routes import HOME, Route, parse, route_of
 
 if TYPE_CHECKING:  # the game's side, imported when a table opens
-    from companion.access import TableView
-    from companion.game import Action, Game
-    from companion.legal import Legal
-    from companion.table import Table
+    from companion.rules.game import Action, Game
+    from companion.rules.legal import Legal
+    from companion.table.access import TableView
+    from companion.table.table import Table
     from models.catalogue import Catalogue
     from models.commands import AnyCommand
     from models.setup import GameSetup, Position
@@ -389,7 +389,7 @@ class AppState:
         return None
 
     def _open_section(self, section_id: str | None) -> str | None:
-        from companion.rules_reference import section
+        from companion.rules.reference import section
 
         d = self.draft("rules")
         if section_id is not None:
@@ -469,7 +469,7 @@ class AppState:
         self.error, self.cue = None, False
         actions = self.game.actions
         if len(actions) != drawn:
-            from companion.review import told
+            from companion.story.review import told
             self.say(told(self.game) if actions else [])
             self.drafts.clear()
         self.render()
@@ -485,7 +485,7 @@ class AppState:
         except (TableError, RuleError, ValidationError, ValueError, *SAVE_ERRORS) as err:
             self._refuse(err)
             return None
-        from companion.review import told
+        from companion.story.review import told
         self.error = None
         self.cue = False
         if action.command.type not in WITHIN_TURN:
@@ -495,7 +495,7 @@ class AppState:
                 self.drafts["effect"] = effect
         self.say(told(self.game))
         if self.game.state.phase == "game_over":
-            from companion.backups import AutoBackups
+            from companion.library.backups import AutoBackups
 
             AutoBackups.of(self.service).write_in_background()  # a game ended: keep a copy
         if self.screen not in ("game", "table"):
@@ -698,7 +698,7 @@ class AppState:
     def lost_role(self, role: Role) -> None:
         """This device's role was taken away by another device (the referee freed the seat, or
         the table closed): say so on the join screen, never fall back there silently."""
-        from companion.access import role_label
+        from companion.table.access import role_label
 
         assert self.table is not None
         what = role_label(role, self.table.game.state)

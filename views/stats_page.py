@@ -6,9 +6,9 @@ from datetime import UTC, date, datetime, timedelta
 
 import flet as ft
 
-from companion.clock import length_text
-from companion.service import Service
-from companion.stats import Stats
+from companion.library.service import Service
+from companion.library.stats import Stats
+from companion.rules.clock import length_text
 from views.frame import frame
 from views.pager import page_start, pager
 from views.state import AppState

@@ -3,13 +3,13 @@ face-down cards as they turn up (§8.1, §8.2), the Succubus Club take-back (§1
 
 Used by the referee's Resolution screen once any seat is held (the referee then enters only
 what phone-less players say) and by a player's own screen. What a device may enter comes from
-`app.view.allowed` (`companion.access`); nothing here decides it. Until every choice is in, no
+`app.view.allowed` (`companion.table.access`); nothing here decides it. Until every choice is in, no
 screen shows a choice or who has chosen, only "k of n".
 """
 
 import flet as ft
 
-from companion.legal import Legal
+from companion.rules.legal import Legal
 from models.cards import ClanCard
 from models.common import location_name
 from models.table import Seat

@@ -2,8 +2,8 @@
 
 import flet as ft
 
-from companion.game import Game
-from companion.review import TimelineGroup, timeline
+from companion.rules.game import Game
+from companion.story.review import TimelineGroup, timeline
 from views.state import AppState
 from views.theme import GOLD, MUTED, SURFACE, SURFACE_HI, TEXT, button, ident, text, wrap
 

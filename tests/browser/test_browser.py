@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.game import Game
+from companion.rules.game import Game
 from companion.storage import TinyDBGameStore
 from tests.browser.harness import TABLET, UI, Server, fresh_dir
 from tests.browser.play import Referee, act, ids, pick

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.game import Game
+from companion.rules.game import Game
 from companion.storage import TinyDBGameStore
 from tests.browser.harness import PHONE, UI, Server, fresh_dir, served
 from tests.browser.test_browser_review import seed
@@ -147,8 +147,8 @@ def clock_seconds(ui: UI) -> int:
 
 
 def test_share_text_matches_the_scoreboard(browser, tmp_path: Path) -> None:
-    from companion.service import Service
-    from companion.share import result_text
+    from companion.library.service import Service
+    from companion.story.share import result_text
 
     data = fresh_dir(tmp_path, "share")
     seed(data, ("four_players.json",))

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from companion.storage import TinyDBGameStore
-from companion.tables import TableHub
+from companion.table.hub import TableHub
 from tests.browser.harness import UI, Server, fresh_dir, sel
 from tests.browser.test_browser_review import seed
 

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from companion.cli import Script
-from companion.game import Game
-from companion.service import Service
+from companion.cli.main import Script
+from companion.library.service import Service
+from companion.rules.game import Game
 from companion.storage import TinyDBGameStore
 from tests.browser.harness import UI, Server, fresh_dir
 

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from companion.storage import TinyDBGameStore
-from companion.tables import TableHub
+from companion.table.hub import TableHub
 from tests.browser.harness import PHONE, UI, Server, fresh_dir, sel
 from tests.table_helpers import plain, position
 

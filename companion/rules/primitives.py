@@ -5,9 +5,9 @@ Each works on an action in progress (`Ctx`): it emits events into the action's p
 
 import random
 
-from companion.apply import apply_in_place
-from companion.errors import RuleError
-from companion.rules import active_abilities, teammates
+from companion.rules.apply import apply_in_place
+from companion.rules.errors import RuleError
+from companion.rules.queries import active_abilities, teammates
 from models.cards import ClanCard
 from models.commands import AnyCommand
 from models.common import LocationId

@@ -5,14 +5,14 @@ due; the referee resolves each (a player with several picks the order) and answe
 choices. Passive cards, Allies, Relics and Location cards act on their triggers.
 """
 
-from companion.primitives import (
+from companion.rules.primitives import (
     Ctx,
     gain_blood,
     lose_blood,
     steal_blood,
     withdraw_player,
 )
-from companion.rules import present_players, rivals, teammates, turn_order
+from companion.rules.queries import present_players, rivals, teammates, turn_order
 from models.cards import AllianceCard
 from models.common import Frozen, LocationId, Step
 from models.events import BloodChanged, EffectResolved, PowerModified

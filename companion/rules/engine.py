@@ -6,9 +6,9 @@ a private copy, so a refused command never changes anything.
 
 from collections.abc import Callable
 
-from companion import effects
-from companion.errors import PhaseError, RuleError, TurnError
-from companion.primitives import (
+from companion.rules import effects
+from companion.rules.errors import PhaseError, RuleError, TurnError
+from companion.rules.primitives import (
     Ctx,
     drain,
     gain_blood,
@@ -17,7 +17,7 @@ from companion.primitives import (
     take_diablerie,
     withdraw_player,
 )
-from companion.rules import (
+from companion.rules.queries import (
     MAX_BLOOD_PER_PLAY,
     REWARDS,
     conflict_result,
@@ -31,7 +31,7 @@ from companion.rules import (
     teammates,
     turn_order,
 )
-from companion.scoring import scoreboard
+from companion.rules.scoring import scoreboard
 from models.cards import VICTIM, AllianceCard, ClanCard
 from models.commands import (
     AnyCommand,

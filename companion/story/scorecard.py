@@ -6,9 +6,9 @@ import io
 
 from PIL import Image, ImageDraw, ImageFont
 
-from companion.clock import length_text
-from companion.game import Game
-from companion.share import GAME_NAME, SOURCE_NAME
+from companion.rules.clock import length_text
+from companion.rules.game import Game
+from companion.story.share import GAME_NAME, SOURCE_NAME
 
 WIDTH = 1080
 BG = (13, 7, 8)

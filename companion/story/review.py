@@ -10,11 +10,11 @@ from dataclasses import dataclass, field
 from typing import Literal
 from weakref import WeakKeyDictionary
 
-from companion.apply import apply_in_place
-from companion.effects import TEXT as EFFECT_TEXT
-from companion.game import Game
-from companion.rules import conflict_tie_notes, power, teammates
-from companion.scoring import influence
+from companion.rules.apply import apply_in_place
+from companion.rules.effects import TEXT as EFFECT_TEXT
+from companion.rules.game import Game
+from companion.rules.queries import conflict_tie_notes, power, teammates
+from companion.rules.scoring import influence
 from models.common import Clan, Frozen, LocationId, Step, location_name
 from models.events import AnyEvent
 from models.power import PowerBreakdown

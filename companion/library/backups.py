@@ -26,8 +26,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from companion.catalogue import SECTIONS, CatalogueError
-from companion.service import FileCheck, Progress, Service
+from companion.library.service import FileCheck, Progress, Service
+from companion.rules.catalogue import SECTIONS, CatalogueError
 from companion.storage import (
     BACKUP_FORMAT,
     GAME_FORMAT,

@@ -3,7 +3,7 @@
 The UI builds its buttons from this; it never re-implements a rule.
 """
 
-from companion.effects import (
+from companion.rules.effects import (
     DueEffect,
     by_hand,
     due_effects,
@@ -12,14 +12,14 @@ from companion.effects import (
     play_triggers,
     unknown_timing,
 )
-from companion.engine import (
+from companion.rules.engine import (
     blood_relic_window,
     clan_picker,
     feed_amounts,
     hand_building_cards,
     relic_picker,
 )
-from companion.rules import (
+from companion.rules.queries import (
     MAX_BLOOD_PER_PLAY,
     current_player,
     has_ability,

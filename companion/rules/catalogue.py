@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from companion.errors import PLAIN_WORDS
+from companion.rules.errors import PLAIN_WORDS
 from models.catalogue import CATALOGUE_VERSION, Catalogue
 from models.common import Clan
 

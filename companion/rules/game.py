@@ -6,11 +6,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from companion.apply import apply_in_place, initial_state
-from companion.clock import CLOCK_KIND, ClockMark, GameTime, now_utc, parse_time, played
-from companion.engine import execute, run
-from companion.errors import brief
-from companion.legal import Legal, legal
+from companion.rules.apply import apply_in_place, initial_state
+from companion.rules.clock import CLOCK_KIND, ClockMark, GameTime, now_utc, parse_time, played
+from companion.rules.engine import execute, run
+from companion.rules.errors import brief
+from companion.rules.legal import Legal, legal
 from models.commands import COMMAND_ADAPTER, AnyCommand
 from models.common import SCHEMA_VERSION, Frozen
 from models.events import EVENT_LIST_ADAPTER, AnyEvent, GameCreated, PositionLoaded
@@ -82,7 +82,7 @@ class Game:
         self._rounds: list[int] = [self._state.round]
         """The round after each number of actions (the game clock splits time by round)."""
         self.clock: list[ClockMark] = []
-        """When the game was opened and closed at a table (companion.clock); no effect on
+        """When the game was opened and closed at a table (companion.rules.clock); no effect on
         the state."""
         self._legal: tuple[GameState, int, Legal] | None = None
         """`legal()` of the state it was worked out for, after that many actions."""

@@ -6,7 +6,7 @@ chapters (§) that code and tests cite, and sections with a stable id, a title, 
 phase, step, topic, variant, principles, glossary, ruling), keywords, body paragraphs and the §
 each paragraph belongs to; rulings also name their source (the § of the rule book they read, or
 'companion'). The app shows the sections; `markdown()` sets the same text out by chapter, with
-the card facts of the shipped catalogue, as docs/rules.md (`python -m companion.rules_reference
+the card facts of the shipped catalogue, as docs/rules.md (`python -m companion.rules.reference
 > docs/rules.md` writes it; a test keeps the two equal).
 """
 
@@ -182,7 +182,7 @@ the end are everything the sources print about individual cards.
 This file is generated: its text is the app's rules reference
 (`companion/data/rules_reference.json`) and the shipped card catalogue
 (`companion/data/catalogue.json`). Edit those, then run
-`python -m companion.rules_reference > docs/rules.md`.
+`python -m companion.rules.reference > docs/rules.md`.
 """
 
 
@@ -197,7 +197,7 @@ def _table(head: list[str], rows: list[list[object]]) -> list[str]:
 
 def _card_facts(level: int) -> list[str]:
     """The known cards of the shipped catalogue, as tables under headings of `level`."""
-    from companion.catalogue import shipped
+    from companion.rules.catalogue import shipped
 
     cat = shipped()
     known = [c for c in cat.clan_cards if c.name and not c.starting]

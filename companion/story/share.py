@@ -17,8 +17,8 @@ import json
 from typing import Any
 from urllib.parse import quote
 
-from companion.clock import length_text
-from companion.game import Game
+from companion.rules.clock import length_text
+from companion.rules.game import Game
 
 GAME_NAME = "Vampire: The Masquerade – Vendetta"
 SOURCE_NAME = "Vendetta Companion"

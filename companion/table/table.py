@@ -1,8 +1,8 @@
 """One open game at a table: the `Table` its devices act through, kept in step.
 
-`companion.tables` holds the process's `TableHub`, which opens and stores tables; this module is
-the table itself, with the rules side a table needs (`companion.access`, `companion.collect`):
-it is imported when the first table opens, not when the app starts.
+`companion.table.hub` holds the process's `TableHub`, which opens and stores tables; this
+module is the table itself, with the rules side a table needs (`access`, `collect`): it is
+imported when the first table opens, not when the app starts.
 """
 
 from __future__ import annotations
@@ -15,15 +15,15 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from companion import access, collect
-from companion.access import TableView
-from companion.engine import seat_of
-from companion.errors import InputRefused, RuleError, StaleVersion, TableError
-from companion.game import Action, Game
-from companion.rules import deployed_owners
-from companion.service import Service
+from companion.library.service import Service
+from companion.rules.engine import seat_of
+from companion.rules.errors import InputRefused, RuleError, StaleVersion, TableError
+from companion.rules.game import Action, Game
+from companion.rules.queries import deployed_owners
 from companion.storage import describe_os_error
-from companion.table_keys import (
+from companion.table import access, collect
+from companion.table.access import TableView
+from companion.table.keys import (
     EPOCH,
     CodeRefused,
     RateLimiter,
@@ -37,7 +37,7 @@ from models.table import Allowed, Board, Choice, Lobby, Pending, Referee, Role, 
 
 
 class Hub(Protocol):
-    """What a table needs of the hub that opened it (`companion.tables.TableHub`)."""
+    """What a table needs of the hub that opened it (`companion.table.hub.TableHub`)."""
 
     store: Any
     """The store its game is kept in."""
@@ -52,7 +52,7 @@ class Hub(Protocol):
         """Store a table record."""
         ...
 
-log = logging.getLogger("companion.tables")
+log = logging.getLogger("companion.table.hub")
 
 Listener = Callable[[int], None]
 """Called with the table's new version after every change."""
@@ -214,7 +214,7 @@ class Table:
             return self.view_for(self._role(device))
 
     def view_for(self, role: Role) -> TableView:
-        """What a role may see now: secret choices stripped (`companion.access.view`)."""
+        """What a role may see now: secret choices stripped (`companion.table.access.view`)."""
         with self._lock:
             self._check_open()
             last = self._log[-1][1] if self._log else None
@@ -377,7 +377,7 @@ class Table:
     # --- playing -------------------------------------------------------------------------------
 
     def act(self, device: str, command: AnyCommand | dict, version: int) -> Action:
-        """Play an engine command from this device, if its role may (`companion.access`).
+        """Play an engine command from this device, if its role may (`companion.table.access`).
 
         Raises:
             StaleVersion: the table changed since `version`.

@@ -12,7 +12,7 @@ import threading
 import time
 from collections.abc import Callable
 
-from companion.errors import TableError
+from companion.rules.errors import TableError
 from models.table import TableRecord
 
 CODE_ALPHABET = "ACDEFGHJKMNPQRTUVWXY34679"

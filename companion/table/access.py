@@ -1,7 +1,7 @@
 """Who may do what at a table, and what each role may see.
 
 Roles (`models.table`): the **referee**, a player's **seat**, the **board**. Permissions come
-from the engine's legal actions (`companion.legal`) plus the role, never from view code:
+from the engine's legal actions (`companion.rules.legal`) plus the role, never from view code:
 
 - **Board**: nothing; it only looks.
 - **Seat(p)** acts only for player p:
@@ -10,7 +10,7 @@ from the engine's legal actions (`companion.legal`) plus the role, never from vi
   - `use_relic` for p (when p's Relic may be used now), `peek` for p (when p is a peeker);
   - `resolve_effect` on a due effect p owns (apply, decline, order among p's own, teammate);
   - its secret Stay/Withdraw, the identities of p's own face-down cards when they are turned
-    up, and p's Succubus Club take-back (collected per player: `companion.collect`).
+    up, and p's Succubus Club take-back (collected per player: `companion.table.collect`).
 - **Referee**: every engine command for anyone, and the only one who may `undo`, `redo`,
   apply manual effects (`apply_effect`), `next_step`, enter the table's setup (first player,
   drawn clans/Relics/Allies/Location cards, Feed, Hand Building), free seats. Two limits keep
@@ -30,12 +30,12 @@ or says who has chosen (only "k of n").
 
 from pydantic import BaseModel, ConfigDict
 
-from companion import collect
-from companion.engine import seat_of
-from companion.errors import AccessError
-from companion.game import Game
-from companion.legal import Legal, relic_users
-from companion.rules import deployed_owners
+from companion.rules.engine import seat_of
+from companion.rules.errors import AccessError
+from companion.rules.game import Game
+from companion.rules.legal import Legal, relic_users
+from companion.rules.queries import deployed_owners
+from companion.table import collect
 from models.commands import AnyCommand
 from models.common import location_name
 from models.state import GameState

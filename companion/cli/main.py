@@ -10,12 +10,12 @@ from typing import Any, Literal
 
 from pydantic import Field, SkipValidation, ValidationError, model_validator
 
-from companion.apply import apply_in_place, initial_state
-from companion.cli_args import options
-from companion.errors import RuleError, brief
-from companion.game import Game, GameHeader
-from companion.rules import full_turn_order, power
-from companion.scoring import scoreboard
+from companion.cli.args import options
+from companion.rules.apply import apply_in_place, initial_state
+from companion.rules.errors import RuleError, brief
+from companion.rules.game import Game, GameHeader
+from companion.rules.queries import full_turn_order, power
+from companion.rules.scoring import scoreboard
 from companion.storage import (
     MAX_BACKUP_BYTES,
     MAX_CATALOGUE_BYTES,
@@ -454,9 +454,9 @@ def _service(data_dir: str | None, write: bool) -> Any:
         FolderBusy: another process writes there (exit 3).
         FolderUnavailable: the folder cannot be opened (exit 4).
     """
-    from companion.paths import resolve_data_dir
-    from companion.service import Service
+    from companion.library.service import Service
     from companion.storage import TinyDBGameStore
+    from companion.storage.paths import resolve_data_dir
 
     folder = resolve_data_dir(data_dir, create=False)
     if write:
@@ -604,7 +604,7 @@ def main(argv: list[str] | None = None) -> int | None:
 
     Every failure becomes one line on stderr and a documented exit code (`EXIT_CODES`).
     """
-    from companion.catalogue import CatalogueError
+    from companion.rules.catalogue import CatalogueError
     from companion.storage import FolderBusy, StorageError
 
     args = options(argv)

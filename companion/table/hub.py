@@ -2,7 +2,7 @@
 
 Model:
 - One `TableHub` per server process owns the data folder's games (through the store) and every
-  open `Table` (`companion.table`, imported when the first table opens). A table is one game;
+  open `Table` (`companion.table.table`, imported when the first table opens). A table is one game;
   `open_table(game_id)` returns the table already playing that game, so two tables never
   write the same game. Tables are stored in
   `<data folder>/tables/<game_id>.json` (codes, seats, pending inputs, version epoch), replaced
@@ -25,9 +25,9 @@ Model:
   instant are all accepted. Joining carries none either: a seat claim is judged on the seat.
   One lock per table makes each action atomic: of two taps sent with the same version, the
   second is stale.
-- Who may do what is `companion.access`; the per-player inputs that become one command
+- Who may do what is `companion.table.access`; the per-player inputs that become one command
   (secret Stay/Withdraw, naming face-down cards, Succubus Club take-back) are
-  `companion.collect`. `view(device)` / `view_for(role)` give what a role may see.
+  `companion.table.collect`. `view(device)` / `view_for(role)` give what a role may see.
 - `subscribe(callback)` calls `callback(version)` after every change, outside the lock (the
   view layer bridges it to its sessions; a failing callback is logged and ignored).
 
@@ -49,10 +49,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from companion.service import Service, Store
+from companion.library.service import Service, Store
 from companion.storage import describe_os_error
 from companion.storage.files import atomic_write_bytes, move_aside, remove_temp_files
-from companion.table_keys import (
+from companion.table.keys import (
     CODE_ALPHABET,
     DEVICE_TOKEN,
     EPOCH,
@@ -71,8 +71,8 @@ from companion.table_keys import (
 from models.table import TableRecord
 
 if TYPE_CHECKING:
-    from companion.game import Game
-    from companion.table import Table
+    from companion.rules.game import Game
+    from companion.table.table import Table
     from models.setup import GameSetup, Position
 
 log = logging.getLogger(__name__)
@@ -281,7 +281,7 @@ class TableHub:
             if self.tables_dir is not None:
                 (self.tables_dir / f"{record.game_id}.json").unlink(missing_ok=True)
             raise TableNotFound(f"table {table_id}: its game {record.game_id} is gone") from None
-        from companion.collect import current
+        from companion.table.collect import current
 
         record = record.model_copy(update={"epoch": record.epoch + 1})
         record = record.model_copy(update={"pending": current(game, record.pending)})
@@ -293,7 +293,7 @@ class TableHub:
     def _start(self, record: TableRecord, game: Game) -> Table:
         """Open the table of a stored record; its game's clock runs while it is open, devices
         or not (the engine's side of a table is imported with the first one)."""
-        from companion.table import Table
+        from companion.table.table import Table
 
         table = Table(self, record, game)
         self._open[record.table_id] = table

@@ -1,7 +1,7 @@
 """The one pure fold: state = apply(state, event). No validation here: commands validate."""
 
-from companion.rules import conflict_tie_notes
-from companion.scoring import scoreboard
+from companion.rules.queries import conflict_tie_notes
+from companion.rules.scoring import scoreboard
 from models.cards import VICTIM, AllianceCard
 from models.common import SCHEMA_VERSION, copy_model
 from models.events import (

@@ -1,6 +1,6 @@
 """End of Game scoring with its tie-breaks, individual and tag team (§11, §12)."""
 
-from companion.rules import full_turn_order, wins_ties
+from companion.rules.queries import full_turn_order, wins_ties
 from models.state import GameState, InfluenceBreakdown, Scoreboard, ScoreRow, TeamRow
 
 Key = tuple[int, bool, int, int]

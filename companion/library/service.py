@@ -17,7 +17,17 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
-from companion.catalogue import (
+from companion.library.stats import (
+    TOTALS_FORMAT,
+    Stats,
+    Totals,
+    finish,
+    tally,
+    totals_doc,
+    totals_of,
+)
+from companion.library.stats import merge as merge_totals
+from companion.rules.catalogue import (
     CATALOGUE_VERSION,
     SECTIONS,
     CatalogueError,
@@ -26,14 +36,12 @@ from companion.catalogue import (
     shipped,
     upgrade,
 )
-from companion.stats import TOTALS_FORMAT, Stats, Totals, finish, tally, totals_doc, totals_of
-from companion.stats import merge as merge_totals
 from companion.storage import ImportPlan, StorageError, describe_os_error
 from companion.storage.files import dumps
 from models.catalogue import Catalogue
 
 if TYPE_CHECKING:  # the rules engine is imported when a game is first played or read
-    from companion.game import Action, Game
+    from companion.rules.game import Action, Game
     from models.commands import AnyCommand
     from models.setup import GameSetup, Position
 
@@ -95,7 +103,7 @@ class FileCheck:
 
 def summary(game: Game) -> dict[str, Any]:
     """History-index summary of a game (read without replaying it)."""
-    from companion.scoring import influence
+    from companion.rules.scoring import influence
 
     s = game.state
     board = s.scoreboard
@@ -140,7 +148,7 @@ class Service:
     """Plays one game at a time and keeps it stored: new, open, play, undo, redo.
 
     A Service's `game` is its own, never a process-wide current game: table mode
-    (`companion.tables`) makes one Service per open game, all sharing the store; the CLI and
+    (`companion.table.hub`) makes one Service per open game, all sharing the store; the CLI and
     the single-table app use one Service and switch its game with `new_game`/`open_game`.
     """
 
@@ -178,7 +186,7 @@ class Service:
         """
         with self.lock:
             self._leave()
-            from companion.game import Game
+            from companion.rules.game import Game
 
             game = Game.new(start)
             self.store.create_game(game.header_doc(), summary(game))
@@ -211,7 +219,7 @@ class Service:
             KeyError: no such game.
             ReplayError: its journal does not replay.
         """
-        from companion.game import Game
+        from companion.rules.game import Game
 
         stored = self.store.load(game_id)
         return Game.from_journal(stored.header, stored.entries)
@@ -357,7 +365,7 @@ class Service:
     # --- statistics, kept between renders --------------------------------
 
     def stats(self, **filters: Any) -> Stats:
-        """Statistics over the finished games (filters as `companion.stats.compute`).
+        """Statistics over the finished games (filters as `companion.library.stats.compute`).
 
         Kept per filter set until a stored game changes; then only the store's chunks that
         changed are counted again (their totals are kept per chunk) and all are merged. The
@@ -654,7 +662,7 @@ def validate_game_document(doc: dict[str, Any]) -> dict[str, Any]:
     Raises:
         ValueError: it does not (names the entry).
     """
-    from companion.game import Game
+    from companion.rules.game import Game
 
     return summary(Game.from_journal(doc["header"], doc["entries"], verify=True))
 

@@ -11,13 +11,13 @@ Three Resolution steps need something from several players at once:
 The inputs (`models.table.Pending`) are not game events: they belong to one *step instance*
 (`step_key`) and are dropped as soon as the game is no longer there (an undo, a redo, the Relic
 that restarts the Withdraw step). Every function here is pure: it returns a new `Pending` or
-raises `InputRefused`, and never changes the game. Who may enter what is `companion.access`.
+raises `InputRefused`, and never changes the game. Who may enter what is `companion.table.access`.
 """
 
-from companion.errors import InputRefused
-from companion.game import Game
-from companion.legal import Legal
-from companion.rules import deployed_owners, same_card, taken_cards
+from companion.rules.errors import InputRefused
+from companion.rules.game import Game
+from companion.rules.legal import Legal
+from companion.rules.queries import deployed_owners, same_card, taken_cards
 from models.cards import ClanCard
 from models.commands import AnyCommand, ChooseWithdraw, Reveal, TakeBackBlood
 from models.common import location_name

@@ -1,6 +1,6 @@
 """The command line of `vendetta-companion`, parsed without loading the engine: the app's
 entry (`vendetta_companion.py`) reads it before it knows whether a subcommand
-(`companion.cli`) or the app runs."""
+(`companion.cli.main`) or the app runs."""
 
 import argparse
 
