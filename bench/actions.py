@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT))
 from figures import median, pct  # noqa: E402
 from inpage import chromium  # noqa: E402
 
-from companion.library.service import Service  # noqa: E402
+from companion.library.session import GameSession  # noqa: E402
 from companion.storage import TinyDBGameStore  # noqa: E402
 from tests.ui import autoplay_step, click, has, type_in  # noqa: E402
 from views.app import build  # noqa: E402
@@ -39,7 +39,7 @@ def service_game(players: int = 5, seed: int = 7) -> dict[str, list[float]]:
     times: dict[str, list[float]] = {"play+save": [], "play+save+render": []}
     with tempfile.TemporaryDirectory() as tmp:
         store = TinyDBGameStore(tmp)
-        app = build(Service(store))
+        app = build(GameSession(store))
         real_play = app.play
 
         def timed_play(cmd):  # type: ignore[no-untyped-def]

@@ -19,7 +19,8 @@ sys.path.insert(0, str(ROOT))
 
 from companion.cli.main import Script  # noqa: E402
 from companion.library.backups import AutoBackups, apply, backup_file, preview  # noqa: E402
-from companion.library.service import Service, summary  # noqa: E402
+from companion.library.games import summary  # noqa: E402
+from companion.library.library import Library  # noqa: E402
 from companion.rules.game import Game  # noqa: E402
 from companion.storage import (  # noqa: E402
     BACKUP_FORMAT,
@@ -62,10 +63,10 @@ def main(n: int = 1000) -> None:
         doc = {"format": BACKUP_FORMAT, "schema_version": CURRENT_SCHEMA_VERSION,
                "games": games(n)}
         src.import_backup(doc)  # no replay: setting up the data only
-        service = Service(src)
+        service = Library(src)
         _, floor = timed(lambda: [src.load(g["game_id"]) for g in src.list_games()])
         (name, data), t_backup = timed(lambda: backup_file(service))
-        dst = Service(TinyDBGameStore(work / "dst"))
+        dst = Library(TinyDBGameStore(work / "dst"))
         seen, t_preview = timed(lambda: preview(dst, data, name))
         said, t_restore = timed(lambda: apply(dst, preview(dst, data, name)))
         auto = AutoBackups.of(service)

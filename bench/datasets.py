@@ -99,7 +99,7 @@ def write_folder(root: Path, games: list[tuple[dict[str, Any], list[dict[str, An
 
 def write_store(root: Path, n: int, game: Any) -> None:
     """Write a data folder holding n games in the store's real format (root must be new)."""
-    from companion.library.service import summary
+    from companion.library.games import summary
 
     header, base = game.header_doc(), summary(game)
     write_folder(root, [({**header, "game_id": s["game_id"]}, [], s)

@@ -32,9 +32,9 @@ CHILD = {
     "app": "import views.app",
     "entry": ("import companion.cli.args, views.app\n"
               "companion.cli.args.options([])\n"
-              "from companion.library.service import Service\n"
+              "from companion.library.library import Library\n"
               "from companion.storage import TinyDBGameStore\n"
-              "views.app.build(Service(TinyDBGameStore(sys.argv[1])))"),
+              "views.app.build(Library(TinyDBGameStore(sys.argv[1])))"),
 }
 """What each fresh interpreter times (the entry's data folder is argv[1])."""
 TIMER = "import sys, time\nt = time.perf_counter()\n{body}\nprint((time.perf_counter() - t) * 1000)"

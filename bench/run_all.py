@@ -59,7 +59,7 @@ def add(*rows: Any) -> None:
 
 def replay(game: Any, repeat: int) -> None:
     """Load + replay of the longest example vs its floors; a replayed game's memory."""
-    from companion.library.service import summary
+    from companion.library.games import summary
     from companion.rules.apply import apply_in_place, initial_state
     from companion.rules.game import Action, Game
     from companion.storage import TinyDBGameStore
@@ -186,7 +186,7 @@ def first_stats(browser: Any, data: Path) -> float:
 def store_figures(root: Path, repeat: int) -> dict[str, float]:
     """Open, home listing (what the home screen reads), statistics counted from nothing,
     after a restart (totals kept on disk) and kept in memory."""
-    from companion.library.service import Service
+    from companion.library.library import Library
     from companion.storage import TinyDBGameStore
     from views.home import PAGE
 
@@ -206,7 +206,7 @@ def store_figures(root: Path, repeat: int) -> dict[str, float]:
     store = TinyDBGameStore(root)
     try:
         list_ms = median_ms(lambda: homes(store), repeat) / 100
-        service = Service(store)
+        service = Library(store)
         store.load_note = lambda name: None  # type: ignore[method-assign]  # as if never counted
         first = median_ms(service.stats, 1)
         del store.load_note
@@ -218,7 +218,7 @@ def store_figures(root: Path, repeat: int) -> dict[str, float]:
         """As in a new process: open the store (not timed), then time the statistics of a
         new service on it (nothing in memory; sub-ms, so timed over `n` services)."""
         with TinyDBGameStore(root, read_only=True) as again:
-            services = [Service(again) for _ in range(n)]
+            services = [Library(again) for _ in range(n)]
             start = time.perf_counter()
             for service in services:
                 service.stats()
@@ -227,7 +227,7 @@ def store_figures(root: Path, repeat: int) -> dict[str, float]:
     restart = statistics.median(restarted() for _ in range(repeat))
     store = TinyDBGameStore(root)
     try:
-        service = Service(store)
+        service = Library(store)
         service.stats()
         cached = median_ms(service.stats, repeat)
     finally:

@@ -18,7 +18,7 @@ sys.path.insert(0, str(ROOT))
 
 from figures import median_ms  # noqa: E402
 
-from companion.library.service import Service  # noqa: E402
+from companion.library.library import Library  # noqa: E402
 from companion.storage import FolderBusy, FolderLock, MemoryGameStore, TinyDBGameStore  # noqa: E402
 from tests.process_helpers import ENV, Holder, real_game  # noqa: E402
 
@@ -56,12 +56,12 @@ def lock_figures(root: Path, n: int) -> None:
 
 RESTORE_CHILD = """
 import json, resource, sys, time
-from companion.library.service import Service
+from companion.library.library import Library
 from companion.storage import TinyDBGameStore, read_import_file, MAX_BACKUP_BYTES
 start = time.perf_counter()
 doc = read_import_file(sys.argv[2], MAX_BACKUP_BYTES)
 read = time.perf_counter()
-svc = Service(TinyDBGameStore(sys.argv[1]))
+svc = Library(TinyDBGameStore(sys.argv[1]))
 added = svc.restore_backup(doc)
 svc.store.close()
 done = time.perf_counter()
@@ -101,7 +101,7 @@ def restore_figures(root: Path, sizes: list[int]) -> None:
 def catalogue_figures() -> None:
     """A catalogue near the limits (500 cards per section with the shipped ones): how long one
     typed card value then takes."""
-    svc = Service(MemoryGameStore())
+    svc = Library(MemoryGameStore())
     full = {"allies": [{"id": f"A{i:03d}", "name": "n" * 60, "text": "t" * 300}
                        for i in range(480)],
             "clan_cards": [{"id": f"C{i:03d}", "clan": "Brujah", "name": "n" * 60,
@@ -112,7 +112,7 @@ def catalogue_figures() -> None:
                                for i in range(490)]}
     size = len(json.dumps(full)) / 2**20
     svc.import_catalogue(full)
-    floor = median_ms(lambda: Service(MemoryGameStore()).remember(
+    floor = median_ms(lambda: Library(MemoryGameStore()).remember(
         "allies", {"id": "AL14", "feed": 1}), 5)
     remember = median_ms(lambda: svc.remember("allies", {"id": "AL14", "feed": 1}), 5)
     cards = sum(len(v) for v in full.values())

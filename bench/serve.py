@@ -90,11 +90,11 @@ def trivial() -> None:
 
 
 def app(data_dir: str) -> None:
-    """The real app on a data folder, with `Service.play` timed too."""
-    from companion.library.service import Service
+    """The real app on a data folder, with `GameSession.play` timed too."""
+    from companion.library.session import GameSession
     from views.server import start
 
-    play = Service.play
+    play = GameSession.play
 
     def timed_play(self, command):  # type: ignore[no-untyped-def]
         start = time.perf_counter()
@@ -103,7 +103,7 @@ def app(data_dir: str) -> None:
         finally:
             _log(f"play {(time.perf_counter() - start) * 1000:.3f}")
 
-    Service.play = timed_play  # type: ignore[method-assign]
+    GameSession.play = timed_play  # type: ignore[method-assign]
     import views.app
 
     render = views.app.render

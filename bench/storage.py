@@ -142,7 +142,7 @@ def replay_benchmark(games: int = 1000, entries: int = 40) -> None:
     """
     try:
         from companion.cli.main import Script
-        from companion.library.service import summary as summarize
+        from companion.library.library import summary as summarize
         from companion.rules.game import Game
     except ImportError:
         print("replay: engine not available")

@@ -38,14 +38,14 @@ TALL = {"width": 1024, "height": 2400}
 
 def planning_folder(folder: Path) -> None:
     """A data folder holding one 4-player game in Planning, round 1."""
-    from companion.library.service import Service, summary
+    from companion.library.games import summary
     from companion.storage import TinyDBGameStore
     from tests.helpers import new_game, to_planning
 
     game = new_game(4)
     to_planning(game)
     store = TinyDBGameStore(folder)
-    Service(store).store.import_game({**game.to_document(), "summary": summary(game)})
+    store.import_game({**game.to_document(), "summary": summary(game)})
     store.close()
 
 

@@ -5,10 +5,10 @@ from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 """Version of the game documents written by this release (2: corrected card facts of
-§15; 3: clock entries in the journal; older documents are migrated by
-companion.storage.transfer)."""
+§15; 3: clock entries in the journal; 4: the header and summary say which game it is;
+older documents are migrated by companion.storage.transfer)."""
 
 Clan = Literal["Brujah", "Gangrel", "Malkavian", "Nosferatu", "Toreador", "Tremere", "Ventrue"]
 CLANS: tuple[Clan, ...] = (

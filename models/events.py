@@ -1,16 +1,29 @@
 """Events: the append-only facts a game is folded from. One small frozen model per kind."""
 
-from typing import Annotated, Literal
+from collections.abc import Callable
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, TypeAdapter
+from pydantic import AfterValidator, Field, FieldSerializationInfo, TypeAdapter, field_serializer
 
 from models.cards import AllianceCard, AllyCard, ClanCard, LocationCard, RelicCard
 from models.common import DEFERRED, Clan, Frozen, LocationId, Phase, Step
+from models.said import Said, SaidData
 from models.setup import PlayerSetup, Position, Variants
 from models.state import ConflictResult, PowerModifier, Scoreboard
 
 BloodKind = Literal["gain", "lose", "spend", "steal", "feed", "drain", "frenzy", "return"]
 """Why a Pool's Blood changed (§14 keywords, plus rule-driven moves)."""
+
+
+def _at_most(n: int) -> Callable[[Said], Said]:
+    """A check that kept words read as at most `n` characters."""
+
+    def check(text: Said) -> Said:
+        if len(text) > n:
+            raise ValueError(f"at most {n} characters, not {len(text)}")
+        return text
+
+    return check
 
 
 class Event(Frozen):
@@ -97,7 +110,8 @@ class BloodChanged(Event):
     player: int
     delta: int
     kind: BloodKind
-    reason: str = ""
+    reason: SaidData = Field(default="", validate_default=True)
+    """Why, in words kept as a message (`models.said`)."""
     by: int | None = None
     """Player whose effect caused it."""
 
@@ -108,7 +122,8 @@ class InfluenceChanged(Event):
     type: Literal["influence_changed"] = "influence_changed"
     player: int
     delta: int
-    reason: str = ""
+    reason: SaidData = Field(default="", validate_default=True)
+    """Why, in words kept as a message (`models.said`)."""
     by: int | None = None
 
 
@@ -126,7 +141,8 @@ class HandChanged(Event):
     type: Literal["hand_changed"] = "hand_changed"
     player: int
     delta: int
-    reason: str = ""
+    reason: SaidData = Field(default="", validate_default=True)
+    """Why, in words kept as a message (`models.said`)."""
 
 
 class CardPlayed(Event):
@@ -182,7 +198,8 @@ class CardRestored(Event):
     type: Literal["card_restored"] = "card_restored"
     player: int
     uid: str
-    reason: str = ""
+    reason: SaidData = Field(default="", validate_default=True)
+    """Why, in words kept as a message (`models.said`)."""
 
 
 class DiablerieTaken(Event):
@@ -231,7 +248,8 @@ class Withdrew(Event):
     type: Literal["withdrew"] = "withdrew"
     player: int
     location: LocationId
-    reason: str = ""
+    reason: SaidData = Field(default="", validate_default=True)
+    """Why, in words kept as a message (`models.said`)."""
 
 
 class CardRevealed(Event):
@@ -326,6 +344,16 @@ class GameEnded(Event):
     type: Literal["game_ended"] = "game_ended"
     scoreboard: Scoreboard
 
+    @field_serializer("scoreboard")
+    def _board(self, board: Scoreboard, info: FieldSerializationInfo) -> Any:
+        """The scoreboard with its tie notes written as messages (elsewhere they are written
+        as English text: `models.said.SaidText`)."""
+        context = {**(info.context or {}), "said": "data"}
+        return board.model_dump(mode=info.mode, context=context, by_alias=info.by_alias,
+                                exclude_unset=info.exclude_unset,
+                                exclude_defaults=info.exclude_defaults,
+                                exclude_none=info.exclude_none, round_trip=info.round_trip)
+
 
 class EffectResolved(Event):
     """A card's automated effect was resolved (or declined, if optional) (§8.3–§8.5)."""
@@ -347,7 +375,8 @@ class NoteAdded(Event):
     """A referee's note in the log (e.g. an effect applied by hand)."""
 
     type: Literal["note_added"] = "note_added"
-    text: str = Field(max_length=200)
+    text: Annotated[SaidData, AfterValidator(_at_most(200))]
+    """The note, kept as a message (`models.said`)."""
 
 
 AnyEvent = Annotated[

@@ -9,7 +9,8 @@ catalogues are extracted from the code (`msg`/`msgn` are extraction keywords).
 An argument is plain data (text, a number, true/false) or a reference the renderer resolves
 per device: `player(i)` (the player's name), `card(id)` (the card's name in the device's
 language), `term(word)` (a game term or phase title), `items([...])` (a list joined the
-language's way). References are small dicts so a message stays JSON.
+language's way). References are small dicts so a message stays JSON. An argument may also be
+another message (a clause of a longer sentence), rendered in the same language.
 """
 
 from __future__ import annotations
@@ -90,6 +91,10 @@ def render(message: Message, names: Sequence[str] = (), *,
     template rather than failing: a message is never lost to a bad catalogue."""
 
     def value(v: Any) -> str:
+        if isinstance(v, Message) or isinstance(v, dict) and {"key", "args"} <= v.keys():
+            return render(v if isinstance(v, Message) else Message.model_validate(v), names,
+                          gettext=gettext, ngettext=ngettext, card_name=card_name,
+                          term_title=term_title, join=join, number=number)
         if isinstance(v, dict) and len(v) == 1:
             (kind, ref), = v.items()
             if kind == "player":

@@ -4,6 +4,7 @@ from typing import Literal
 
 from models.cards import AllianceCard, AllyCard, ClanCard, LocationCard, RelicCard
 from models.common import Clan, Frozen, LocationId, Model, Phase, Step, copy_model
+from models.said import SaidData, SaidText
 from models.setup import Variants
 
 
@@ -14,8 +15,8 @@ class PowerModifier(Frozen):
     """Add `amount`, or halve the printed Power (round down)."""
     amount: int = 0
     """Amount added (negative to reduce)."""
-    source: str
-    """What caused it, e.g. 'Bloody Fury (BR01)'."""
+    source: SaidData
+    """What caused it, e.g. 'Bloody Fury (BR01)', kept as a message (`models.said`)."""
 
 
 class DeployedCard(Model):
@@ -75,8 +76,9 @@ class LocationState(Model):
     cards' is judged on them (§8.4); None until then."""
     result: ConflictResult | None = None
     """Conflict outcome, once determined."""
-    tie_notes: list[str] = []
-    """How ties in the Conflict ranking were broken, said plainly (§1, §8.4, §15)."""
+    tie_notes: list[SaidText] = []
+    """How ties in the Conflict ranking were broken, said plainly (§1, §8.4, §15), kept as
+    messages (`models.said`)."""
 
 
 class PlayerState(Model):
@@ -212,8 +214,9 @@ class ScoreRow(Frozen):
     """Place in turn order at the end (last tie-break), 1 = Ambition holder."""
     eliminated: bool
     """Eliminated players rank below all others (§11)."""
-    tiebreak: str | None = None
-    """How a tie with the player above or below was broken."""
+    tiebreak: SaidText | None = None
+    """How a tie with the player above or below was broken, kept as a message
+    (`models.said`)."""
 
 
 class TeamRow(Frozen):
@@ -229,8 +232,8 @@ class TeamRow(Frozen):
     """Team Influence."""
     blood: int
     """Team Blood."""
-    tiebreak: str | None = None
-    """How a tie was broken."""
+    tiebreak: SaidText | None = None
+    """How a tie was broken, kept as a message (`models.said`)."""
 
 
 class Scoreboard(Frozen):

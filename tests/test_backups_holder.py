@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from companion.library.backups import AutoBackups, backup_file
-from companion.library.service import Service
+from companion.library.library import Library
 from companion.storage import TinyDBGameStore
 from tests.process_helpers import ENV, ROOT, real_game, tree
 from tests.ui import click, has, value
@@ -44,7 +44,7 @@ def start_app(folder: Path) -> subprocess.Popen:
 
 def seed(folder: Path, *ids: str) -> None:
     with TinyDBGameStore(folder) as store:
-        Service(store).restore_backup({"format": "vendetta-companion/backup",
+        Library(store).restore_backup({"format": "vendetta-companion/backup",
                                        "schema_version": 1,
                                        "games": [real_game(i) for i in ids]})
 
@@ -53,7 +53,7 @@ def test_only_the_folder_holder_writes_automatic_backups(tmp_path: Path) -> None
     seed(tmp_path, "past", "other")
     owner = start_app(tmp_path)
     try:
-        written = AutoBackups(Service(TinyDBGameStore(tmp_path, read_only=True)),
+        written = AutoBackups(Library(TinyDBGameStore(tmp_path, read_only=True)),
                               tmp_path / "backups").listing()
         assert [b.games for b in written] == [2]  # the holder's start-up backup
         before = tree(tmp_path)
@@ -69,7 +69,7 @@ def test_only_the_folder_holder_writes_automatic_backups(tmp_path: Path) -> None
         assert app.read_only and has(app.root, "data-read-only")
         assert not has(app.root, "data-auto-now") and not has(app.root, "data-open")
         assert has(app.root, "auto-0") and not has(app.root, "auto-1")
-        source = Service(TinyDBGameStore(tmp_path.parent / "elsewhere"))
+        source = Library(TinyDBGameStore(tmp_path.parent / "elsewhere"))
         source.restore_backup({"format": "vendetta-companion/backup", "schema_version": 1,
                                "games": [real_game("new")]})
         check_file(app, *backup_file(source))

@@ -4,7 +4,7 @@ import json
 from pathlib import Path
 
 from companion.cli.main import main
-from companion.library.service import Service
+from companion.library.session import GameSession
 from companion.storage import TinyDBGameStore
 from models.setup import GameSetup
 
@@ -13,7 +13,7 @@ EXAMPLE = Path(__file__).parent.parent / "examples" / "three_players.json"
 
 def stored_game(data: Path) -> str:
     script = json.loads(EXAMPLE.read_text())
-    svc = Service(TinyDBGameStore(data))
+    svc = GameSession(TinyDBGameStore(data))
     game = svc.new_game(GameSetup.model_validate(script["start"]["setup"]))
     for cmd in script["actions"]:
         svc.play(cmd)
@@ -44,7 +44,7 @@ def test_games_backup_and_restore(tmp_path, capsys):
     assert main(["games", "backup", str(backup), "--data-dir", str(tmp_path / "a")]) == 0
     assert main(["games", "restore", str(backup), "--data-dir", str(tmp_path / "b")]) == 0
     assert "restored 1 game" in capsys.readouterr().out
-    assert Service(TinyDBGameStore(tmp_path / "b")).open_game(gid).state.phase == "game_over"
+    assert GameSession(TinyDBGameStore(tmp_path / "b")).open_game(gid).state.phase == "game_over"
 
 
 def test_catalogue_import_export_show(tmp_path, capsys):

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from companion.cli.main import Script
-from companion.library.service import Service, summary, validate_game_document
+from companion.library.games import summary, validate_game_document
+from companion.library.session import GameSession
 from companion.library.stats import compute
 from companion.rules.clock import ClockMark, clock_text, intervals, length_text, played
 from companion.rules.game import Game, ReplayError
@@ -119,7 +120,7 @@ def test_malformed_clock_entries_are_refused_on_import(entry: dict, problem: str
 def test_service_hooks_store_the_clock_and_survive_a_restart(tmp_path: Path) -> None:
     s = script()
     store = TinyDBGameStore(tmp_path)
-    svc = Service(store)
+    svc = GameSession(store)
     game = svc.new_game(s.start.setup or s.start.position)
     assert svc.clock_start() and not svc.clock_start()  # already running: nothing written
     for a in s.actions[:10]:
@@ -132,7 +133,7 @@ def test_service_hooks_store_the_clock_and_survive_a_restart(tmp_path: Path) -> 
     store.close()
     # a restart: the clock is as it was when the app closed, and runs again once opened
     store = TinyDBGameStore(tmp_path)
-    svc = Service(store)
+    svc = GameSession(store)
     again = svc.open_game(game.header.game_id)
     assert again.time() == game.time() and not again.clock_running()
     assert svc.clock_start() and again.clock_running()
@@ -147,7 +148,7 @@ def _doc(store: TinyDBGameStore, game_id: str) -> tuple[dict, list[dict]]:
 
 def test_no_clock_for_a_finished_game_or_without_a_game() -> None:
     s = script()
-    svc = Service(MemoryGameStore())
+    svc = GameSession(MemoryGameStore())
     assert not svc.clock_start()
     svc.new_game(s.start.setup or s.start.position)
     for a in s.actions:
@@ -163,7 +164,7 @@ def test_a_refused_clock_entry_leaves_the_clock_as_it_was() -> None:
             super().append(game_id, entry, summary)
 
     s = script()
-    svc = Service(Full())
+    svc = GameSession(Full())
     svc.new_game(s.start.setup or s.start.position)
     assert not svc.clock_start()
     assert svc.game is not None and svc.game.clock == []
@@ -216,4 +217,4 @@ def test_a_table_runs_its_games_clock_while_open(tmp_path: Path) -> None:
     marks = [e["running"] for e in entries if e.get("kind") == "clock"]
     assert marks == [True, False, True]
     again.close(table.table_id)
-    assert not again.service.load_game(game_id).clock_running()
+    assert not again.library.load_game(game_id).clock_running()

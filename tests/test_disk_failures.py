@@ -25,7 +25,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from companion.library.service import Service
+from companion.library.library import Library
+from companion.library.session import GameSession
 from companion.rules.game import Game
 from companion.storage import TinyDBGameStore
 from tests.process_helpers import ENV, ROOT, cli, real_game
@@ -72,8 +73,8 @@ def fill(disk: Path) -> Path:
     return filler
 
 
-def playing(folder: Path, n: int) -> Service:
-    svc = Service(TinyDBGameStore(folder))
+def playing(folder: Path, n: int) -> GameSession:
+    svc = GameSession(TinyDBGameStore(folder))
     from models.setup import GameSetup
 
     svc.new_game(GameSetup.model_validate(SETUP))
@@ -87,7 +88,7 @@ def test_full_disk_in_the_app_keeps_the_game_and_saves_it_later(tiny_disk: Path)
     svc = playing(folder, 10)
     app = build(svc)
     app.go("game")
-    svc = app.service  # the table's service: it keeps the unsaved actions
+    svc = app.session  # the table's session: it keeps the unsaved actions
     filler = fill(tiny_disk)
     n = 10
     while not svc.unsaved:  # the journal fills its last page, then the disk says no
@@ -113,7 +114,7 @@ def test_full_disk_in_the_app_keeps_the_game_and_saves_it_later(tiny_disk: Path)
     assert not svc.unsaved and not has(app.root, "save-problem")
     expected = app.game.state
     svc.store.close()
-    again = Service(TinyDBGameStore(folder)).open_game(app.game.header.game_id)
+    again = GameSession(TinyDBGameStore(folder)).open_game(app.game.header.game_id)
     assert again.state == expected and len(again.actions) == n - 1
 
 
@@ -146,7 +147,7 @@ def test_full_disk_in_the_data_page_changes_nothing(tiny_disk: Path, tmp_path: P
 
     folder = tiny_disk / "data"
     svc = playing(folder, 5)
-    source = Service(TinyDBGameStore(tmp_path / "source"))
+    source = Library(TinyDBGameStore(tmp_path / "source"))
     source.restore_backup({"format": "vendetta-companion/backup", "schema_version": 1,
                            "games": [real_game(f"b{i}") for i in range(3)]})
     app = build(svc)
@@ -189,9 +190,9 @@ def test_read_only_disk(tiny_disk: Path, tmp_path: Path) -> None:
                        "--data-dir", str(folder))
         assert exported.returncode == 0 and json.loads((tmp_path / "out.json").read_text())
         data = DataFolder(folder)
-        assert data.try_open() is None and data.service is not None  # opened read-only
-        assert data.service.read_only and data.read_only_reason
-        app = build(data.service, None, data)
+        assert data.try_open() is None and data.library is not None  # opened read-only
+        assert data.library.read_only and data.read_only_reason
+        app = build(data.library, None, data)
         shown = " ".join(texts(app.root))
         assert "This data folder is read-only: you can review games, not play or change " \
                "them" in shown and str(folder) in shown
@@ -209,11 +210,11 @@ def test_read_only_disk(tiny_disk: Path, tmp_path: Path) -> None:
 
 ENOSPC_CHILD = """
 import errno, json, os, sys
-from companion.library.service import Service
+from companion.library.session import GameSession
 from companion.storage import TinyDBGameStore
 from models.setup import GameSetup
 script = json.load(open(sys.argv[2]))
-svc = Service(TinyDBGameStore(sys.argv[1]))
+svc = GameSession(TinyDBGameStore(sys.argv[1]))
 game = svc.new_game(GameSetup.model_validate(script["start"]["setup"]))
 actions = script["actions"]
 for command in actions[:8]:
@@ -264,7 +265,7 @@ def test_unopenable_data_folder_starts_on_an_error_screen(tmp_path: Path, broken
     problem = data.try_open()
     assert problem is not None and not problem.busy
     assert str(bad) in problem.message and "is a file" in problem.message
-    app = build(data.service, problem, data)
+    app = build(data.library, problem, data)
     shown = " ".join(texts(app.root))
     assert "The data folder cannot be used" in shown and str(bad) in shown
     assert has(app.root, "problem-retry")
@@ -281,6 +282,7 @@ def test_unopenable_data_folder_starts_on_an_error_screen(tmp_path: Path, broken
 NOBODY = """
 import sys
 from views.app import DataFolder
+from companion.library.session import GameSession
 problem = DataFolder(sys.argv[1]).try_open()
 print(problem.message if problem else "opened")
 """
@@ -317,12 +319,12 @@ def test_queued_actions_reach_the_disk_without_a_tap(tiny_disk: Path) -> None:
     from views.app import RETRY_SAVE_EVERY
 
     data = DataFolder(tiny_disk / "data")
-    assert data.try_open() is None and data.service is not None
-    gid = data.service.new_game(GameSetup.model_validate(SETUP)).header.game_id
-    app = build(data.service, None, data)
+    assert data.try_open() is None and data.library is not None
+    gid = GameSession(data.library.store).new_game(GameSetup.model_validate(SETUP)).header.game_id
+    app = build(data.library, None, data)
     app.open_game(gid)
     data.keep_saving()
-    svc = app.service  # the table's
+    svc = app.session  # the table's
     for command in SCRIPT["actions"][:10]:
         app.play(command)
     filler = fill(tiny_disk)
@@ -349,29 +351,30 @@ def test_queued_actions_reach_the_disk_without_a_tap(tiny_disk: Path) -> None:
 BACKGROUND_CHILD = """
 import errno, json, os, sys, time
 from views.app import DataFolder
+from companion.library.session import GameSession
 from models.setup import GameSetup
 script = json.load(open(sys.argv[2]))
 data = DataFolder(sys.argv[1])
 data.try_open()
-game = data.service.new_game(GameSetup.model_validate(script["start"]["setup"]))
+game = GameSession(data.library.store).new_game(GameSetup.model_validate(script["start"]["setup"]))
 table = data.hub.open_table(game.header.game_id)
 for command in script["actions"][:8]:
-    table.service.play(command)
+    table.session.play(command)
 data.keep_saving(0.5)
 real_write = os.write
 def full(fd, data):
     raise OSError(errno.ENOSPC, "No space left on device")
 os.write = full
 for command in script["actions"][8:12]:
-    table.service.play(command)
-queued = len(table.service.unsaved)
+    table.session.play(command)
+queued = len(table.session.unsaved)
 time.sleep(1.2)
-still = len(table.service.unsaved)
+still = len(table.session.unsaved)
 os.write = real_write
 freed = time.monotonic()
-while table.service.unsaved and time.monotonic() - freed < 10:
+while table.session.unsaved and time.monotonic() - freed < 10:
     time.sleep(0.02)
-print(json.dumps({"queued": queued, "still": still, "left": len(table.service.unsaved),
+print(json.dumps({"queued": queued, "still": still, "left": len(table.session.unsaved),
                   "waited": time.monotonic() - freed, "id": game.header.game_id}))
 data.close()
 """
@@ -414,9 +417,9 @@ def test_queued_actions_are_written_when_the_app_comes_back(tiny_disk: Path) -> 
     from views.app import create_app
 
     data = DataFolder(tiny_disk / "data")
-    assert data.try_open() is None and data.service is not None
+    assert data.try_open() is None and data.library is not None
     data.keep_saving(every=60)  # the periodic try is far away
-    gid = data.service.new_game(GameSetup.model_validate(SETUP)).header.game_id
+    gid = GameSession(data.library.store).new_game(GameSetup.model_validate(SETUP)).header.game_id
     page = FakePage()
     page.web = False  # the desktop window: its own host
     create_app(data)(page)  # type: ignore[arg-type]
@@ -424,7 +427,7 @@ def test_queued_actions_are_written_when_the_app_comes_back(tiny_disk: Path) -> 
     app.seen_after = 0  # taps at once
     app.open_game(gid)
     assert app.table is not None, app.error
-    svc = app.service
+    svc = app.session
     filler = fill(tiny_disk)
     n = 0
     while not svc.unsaved:

@@ -69,8 +69,9 @@ def test_the_circle_finder_finds_a_circle() -> None:
     assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
 
 
-ROOMS = ("models", "companion.storage", "companion.rules", "companion.story",
-         "companion.library", "companion.table", "companion.cli", "views")
+ROOMS = ("models", "companion.heritage", "companion.bloodfeud", "companion.storage",
+         "companion.rules", "companion.story", "companion.library", "companion.table",
+         "companion.cli", "views")
 """The rooms from the lowest up: a module may import its own room and the rooms before it."""
 
 

@@ -36,7 +36,7 @@ def test_validators_are_built_on_first_use():
 
 
 def test_a_played_game_imports_the_engine(tmp_path):
-    code = ("import sys\nfrom companion.library.service import Service\n"
+    code = ("import sys\nfrom companion.library.session import GameSession\n"
             "from companion.storage import TinyDBGameStore\n"
             "from companion.table.hub import TableHub\nfrom models.setup import GameSetup\n"
             f"hub = TableHub(TinyDBGameStore({str(tmp_path)!r}))\n"

@@ -2,7 +2,7 @@
 
 import pytest
 
-from companion.library.service import Service
+from companion.library.session import GameSession
 from companion.storage import MemoryGameStore
 from tests.fake_page import FakePage
 from tests.test_views import new_game
@@ -44,13 +44,13 @@ def test_route_of_checks_the_screen() -> None:
 @pytest.fixture
 def store() -> MemoryGameStore:
     store = MemoryGameStore()
-    play_script(Service(store), "four_players.json")
+    play_script(GameSession(store), "four_players.json")
     return store
 
 
 @pytest.fixture
 def app(store: MemoryGameStore) -> AppState:
-    return build(Service(store))
+    return build(GameSession(store))
 
 
 def test_back_returns_to_the_previous_screen(app: AppState) -> None:
@@ -71,7 +71,7 @@ def test_review_has_an_address_and_back_leaves_it(app: AppState, store) -> None:
     game_id = store.list_games()[0]["game_id"]
     click(app.root, "review-0")
     assert app.route == Route("review", game_id)
-    assert app.review is not None and app.service.game is None
+    assert app.review is not None and app.table is None
     click(app.root, "back")
     assert app.route == HOME
 
@@ -79,7 +79,7 @@ def test_review_has_an_address_and_back_leaves_it(app: AppState, store) -> None:
 def test_deep_link_opens_a_review_and_back_goes_home(store) -> None:
     game_id = store.list_games()[0]["game_id"]
     page = FakePage(f"/review/{game_id}")
-    create_app(Service(store))(page)  # type: ignore[arg-type]
+    create_app(GameSession(store))(page)  # type: ignore[arg-type]
     assert [v.route for v in page.views] == ["/", f"/review/{game_id}"]
     page.pop()  # Android's Back button
     assert [v.route for v in page.views] == ["/"]
@@ -88,7 +88,7 @@ def test_deep_link_opens_a_review_and_back_goes_home(store) -> None:
 
 def test_unknown_address_lands_home_with_a_message(store) -> None:
     page = FakePage("/nowhere/at/all")
-    create_app(Service(store))(page)  # type: ignore[arg-type]
+    create_app(GameSession(store))(page)  # type: ignore[arg-type]
     assert [v.route for v in page.views] == ["/"]
     app_root = page.views[-1].controls[0].content
     assert any("no page at '/nowhere/at/all'" in t for t in texts(app_root))
@@ -101,7 +101,7 @@ def test_missing_review_lands_home_with_a_message(app: AppState) -> None:
 
 def test_browser_back_and_forward(store) -> None:
     page = FakePage("/")
-    create_app(Service(store))(page)  # type: ignore[arg-type]
+    create_app(GameSession(store))(page)  # type: ignore[arg-type]
     page.change("/stats")  # typed or a link
     assert page.views[-1].route == "/stats"
     page.change("/")  # the browser's Back
@@ -112,7 +112,7 @@ def test_browser_back_and_forward(store) -> None:
 
 def test_own_pushes_are_not_taken_for_browser_moves(store) -> None:
     page = FakePage("/")
-    main = create_app(Service(store))
+    main = create_app(GameSession(store))
     main(page)  # type: ignore[arg-type]
     app_root = page.views[-1].controls[0].content
     click(app_root, "stats")
@@ -124,7 +124,7 @@ def test_own_pushes_are_not_taken_for_browser_moves(store) -> None:
 
 
 def test_help_opens_the_section_and_back_returns_to_the_game() -> None:
-    app = build(Service(MemoryGameStore()))
+    app = build(GameSession(MemoryGameStore()))
     new_game(app, 4, ("Brujah", "Gangrel", "Nosferatu", "Tremere"))
     assert app.screen == "game"
     click(app.root, "help")

@@ -1,8 +1,10 @@
-"""Service: games stored as they are played; the user's catalogue remembered (4)."""
+"""GameSession and Library: games stored as they are played; the user's catalogue remembered (4)."""
 
 import pytest
 
-from companion.library.service import Service, UnsavedActions, validate_game_document
+from companion.library.games import validate_game_document
+from companion.library.library import Library
+from companion.library.session import GameSession, UnsavedActions
 from companion.rules.catalogue import CatalogueError
 from companion.rules.errors import RuleError
 from companion.storage import ImportRefused, TinyDBGameStore
@@ -15,7 +17,7 @@ def setup4() -> GameSetup:
 
 def test_actions_survive_reopening_the_store(tmp_path):
     """Every confirmed action is on disk: a new process sees the same state, undo included."""
-    svc = Service(TinyDBGameStore(tmp_path))
+    svc = GameSession(TinyDBGameStore(tmp_path))
     game = svc.new_game(setup4())
     svc.play({"type": "set_first_player", "player": "Bob"})
     svc.play({"type": "offer_clans"})
@@ -25,8 +27,8 @@ def test_actions_survive_reopening_the_store(tmp_path):
         svc.play({"type": "pick_clan", "player": "Ann", "clan": "Brujah"})
     expected = game.state.model_dump()
     svc.store.close()
-    again = Service(TinyDBGameStore(tmp_path))
-    assert [s["game_id"] for s in again.unfinished()] == [game.header.game_id]
+    again = GameSession(TinyDBGameStore(tmp_path))
+    assert [s["game_id"] for s in Library(again.store).unfinished()] == [game.header.game_id]
     reopened = again.open_game(game.header.game_id)
     assert reopened.state.model_dump() == expected
     assert len(reopened.actions) == 2
@@ -34,12 +36,12 @@ def test_actions_survive_reopening_the_store(tmp_path):
 
 def test_card_values_entered_once_are_remembered_across_runs(tmp_path):
     """the user completes AL14 once; a new run knows its values."""
-    svc = Service(TinyDBGameStore(tmp_path))
+    svc = Library(TinyDBGameStore(tmp_path))
     assert not next(a for a in svc.catalogue().allies if a.id == "AL14").complete()
     svc.remember("allies", {"id": "AL14", "influence": 1, "feed": 0, "drain_blood": 4,
                             "drained_influence": 0})
     svc.store.close()
-    later = Service(TinyDBGameStore(tmp_path)).catalogue()
+    later = Library(TinyDBGameStore(tmp_path)).catalogue()
     al14 = next(a for a in later.allies if a.id == "AL14")
     assert al14.complete() and al14.drain_blood == 4 and al14.kind == "vampire"
     assert al14.card().ability == "AL14"
@@ -47,7 +49,7 @@ def test_card_values_entered_once_are_remembered_across_runs(tmp_path):
 
 def test_bad_catalogue_import_names_card_and_field_and_saves_nothing(tmp_path):
     """impossible values are refused whole."""
-    svc = Service(TinyDBGameStore(tmp_path))
+    svc = Library(TinyDBGameStore(tmp_path))
     svc.remember("clan_cards", {"id": "BR-HUNT", "clan": "Brujah", "power": 2,
                                 "kind": "preparation"})
     before = svc.export_catalogue()
@@ -59,17 +61,17 @@ def test_bad_catalogue_import_names_card_and_field_and_saves_nothing(tmp_path):
 
 def test_catalogue_export_import_round_trip(tmp_path):
     """a group shares its catalogue as one JSON file."""
-    a = Service(TinyDBGameStore(tmp_path / "a"))
+    a = Library(TinyDBGameStore(tmp_path / "a"))
     a.remember("allies", {"id": "NEW-ALLY", "name": "Someone", "kind": "human", "influence": 1,
                           "feed": 1, "drain_blood": 2, "drained_influence": 0})
-    b = Service(TinyDBGameStore(tmp_path / "b"))
+    b = Library(TinyDBGameStore(tmp_path / "b"))
     b.import_catalogue(a.export_catalogue())
     assert next(x for x in b.catalogue().allies if x.id == "NEW-ALLY").name == "Someone"
 
 
 def test_tampered_game_import_is_refused(tmp_path):
     """imports replay through the engine; a doctored event is refused whole."""
-    src = Service(TinyDBGameStore(tmp_path / "src"))
+    src = GameSession(TinyDBGameStore(tmp_path / "src"))
     game = src.new_game(setup4())
     src.play({"type": "set_first_player", "player": "Ann"})
     doc = src.store.export_game(game.header.game_id)
@@ -91,7 +93,7 @@ def test_resume_mid_resolution_with_a_pending_choice(tmp_path):
 
     script = json.loads((Path(__file__).parent.parent / "examples" / "card_effects.json")
                         .read_text())
-    svc = Service(TinyDBGameStore(tmp_path))
+    svc = GameSession(TinyDBGameStore(tmp_path))
     game = svc.new_game(Position.model_validate(script["start"]["position"]))
     for cmd in script["actions"]:
         svc.play(cmd)
@@ -102,8 +104,8 @@ def test_resume_mid_resolution_with_a_pending_choice(tmp_path):
     expected = (game.state.model_dump(), legal.model_dump())
     svc.store.close()  # the app is gone; a new one opens the same folder
 
-    again = Service(TinyDBGameStore(tmp_path))
-    (entry,) = again.unfinished()
+    again = GameSession(TinyDBGameStore(tmp_path))
+    (entry,) = Library(again.store).unfinished()
     assert entry["phase"] == "resolution" and entry["players"] == ["Ada", "Ben", "Cat", "Dov"]
     resumed = again.open_game(entry["game_id"])
     assert (resumed.state.model_dump(), resumed.legal().model_dump()) == expected
@@ -127,7 +129,7 @@ def test_a_failed_save_keeps_the_game_and_is_retried_in_order(tmp_path):
             super().append(game_id, entry, summary)
 
     store = FullDisk()
-    svc = Service(store)
+    svc = GameSession(store)
     game = svc.new_game(setup4())
     svc.play({"type": "set_first_player", "player": "Ann"})
     stored_before = len(store.load(game.header.game_id).entries)
@@ -148,7 +150,7 @@ def test_a_failed_save_keeps_the_game_and_is_retried_in_order(tmp_path):
         svc.play({"type": "offer_clans"})
     store.fail = False
     assert svc.retry_save() and svc.unsaved == [] and svc.save_error is None
-    reopened = Service(store).open_game(game.header.game_id)
+    reopened = GameSession(store).open_game(game.header.game_id)
     assert reopened.state.model_dump() == game.state.model_dump()
     assert store.list_games()[0]["phase"] == game.state.phase
 
@@ -166,7 +168,7 @@ def test_a_store_that_refuses_the_entry_itself_undoes_the_action(tmp_path):
             super().append(game_id, entry, summary)
 
     store = Refusing()
-    svc = Service(store)
+    svc = GameSession(store)
     game = svc.new_game(setup4())
     svc.play({"type": "set_first_player", "player": "Ann"})
     before = game.state.model_dump()

@@ -4,7 +4,7 @@ from datetime import date, datetime
 
 import pytest
 
-from companion.library.service import summary
+from companion.library.games import summary
 from companion.library.stats import compute
 from tests.helpers import deployed, position_game, resolve_here, where
 

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import companion.library.service as service_module
-from companion.library.service import Service
+import companion.library.stats_cache as service_module
+from companion.library.library import Library
 from companion.library.stats import compute, finish, merge, tally, totals_doc, totals_of
 from companion.storage import TinyDBGameStore, history
 from tests.storage_helpers import entry, header
@@ -92,7 +92,7 @@ def test_the_service_counts_only_the_chunks_that_changed(
     store = TinyDBGameStore(tmp_path)
     for i in range(60):
         store.create_game(header(f"s{i:02d}"), stored(i, i, won=i % 5 != 0))
-    svc = Service(store)
+    svc = Library(store)
     first = svc.stats()
     assert first == compute(store.summaries(finished=True)) and first.games == 48
     assert len(counted) == 6  # one per shard
@@ -112,7 +112,7 @@ def test_the_service_counts_only_the_chunks_that_changed(
     assert svc.stats() == compute(store.summaries(finished=True))
     assert len(counted) == 2  # the shard it left, the one it joined
     store.close()
-    reopened = Service(TinyDBGameStore(tmp_path))
+    reopened = Library(TinyDBGameStore(tmp_path))
     assert reopened.stats() == svc.stats()
 
 
@@ -120,9 +120,9 @@ def test_statistics_are_warmed_in_the_background(tmp_path: Path) -> None:
     store = TinyDBGameStore(tmp_path)
     for i in range(8):
         store.create_game(header(f"w{i}"), stored(i, i))
-    svc = Service(store)
+    svc = Library(store)
     svc.warm_stats().join(10)
-    kept = svc._stats[()]
+    kept = svc.statistics._stats[()]
     assert svc.stats() is kept[1] and kept[1].games == 8
 
 
@@ -156,7 +156,7 @@ def test_statistics_kept_on_disk_survive_a_restart_and_a_bad_file_is_counted_aga
     store = TinyDBGameStore(tmp_path)
     for i in range(40):
         store.create_game(header(f"k{i:02d}"), stored(i, i, won=i % 5 != 0))
-    svc = Service(store)
+    svc = Library(store)
     first = svc.stats()
     svc.save_stats()
     store.close()
@@ -165,7 +165,7 @@ def test_statistics_kept_on_disk_survive_a_restart_and_a_bad_file_is_counted_aga
 
     counted.clear()  # a restart: every chunk's totals come from the disk
     store = TinyDBGameStore(tmp_path)
-    svc = Service(store)
+    svc = Library(store)
     assert svc.stats() == first and counted == []
     store.append("k21", entry(0), stored(21, 21, won=False))  # one chunk changes
     assert svc.stats() == compute(store.summaries(finished=True)) and counted == [7]
@@ -174,7 +174,7 @@ def test_statistics_kept_on_disk_survive_a_restart_and_a_bad_file_is_counted_aga
 
     counted.clear()
     store = TinyDBGameStore(tmp_path)
-    svc = Service(store)
+    svc = Library(store)
     assert svc.stats() == compute(store.summaries(finished=True)) and counted == []
     store.close()
 
@@ -183,12 +183,12 @@ def test_statistics_kept_on_disk_survive_a_restart_and_a_bad_file_is_counted_aga
     merged.write_bytes(bad)  # damaged, of another version, or the wrong shape: per chunk then
     counted.clear()
     store = TinyDBGameStore(tmp_path)
-    assert Service(store).stats() == compute(store.summaries(finished=True)) and counted == []
+    assert Library(store).stats() == compute(store.summaries(finished=True)) and counted == []
     store.close()
     note.write_bytes(bad)  # both: every chunk is counted again
     counted.clear()
     store = TinyDBGameStore(tmp_path)
-    again = Service(store).stats()
+    again = Library(store).stats()
     assert again == compute(store.summaries(finished=True)) and len(counted) == 4
     store.close()
 
@@ -198,7 +198,7 @@ def test_a_review_only_store_does_not_write_the_statistics(tmp_path: Path) -> No
     for i in range(5):
         store.create_game(header(f"r{i}"), stored(i, i))
     store.close()
-    reader = Service(TinyDBGameStore(tmp_path, read_only=True))
+    reader = Library(TinyDBGameStore(tmp_path, read_only=True))
     assert reader.stats().games == 5
     reader.save_stats()
     assert not (tmp_path / "index" / "note-stats.json").exists()

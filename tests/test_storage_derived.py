@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from companion.cli.main import main
-from companion.library.service import Service
+from companion.library.session import GameSession
 from companion.storage import TinyDBGameStore
 from companion.table.hub import TableHub
 from tests.process_helpers import ENV, ROOT, cli
@@ -44,7 +44,7 @@ def make_games(folder: Path) -> dict[str, int]:
     """Four games in progress; game id -> actions played."""
     from models.setup import GameSetup
 
-    svc = Service(TinyDBGameStore(folder))
+    svc = GameSession(TinyDBGameStore(folder))
     played = {}
     for n in PLAYED:
         game = svc.new_game(GameSetup.model_validate(SCRIPT["start"]["setup"]))
@@ -92,8 +92,8 @@ def resume_and_play(folder: DataFolder, game_id: str, n: int) -> None:
     """Open a game at a table as the app does and play its next action (stored)."""
     assert folder.hub is not None
     table = folder.hub.open_table(game_id)
-    table.service.play(SCRIPT["actions"][n])
-    assert not table.service.unsaved
+    table.session.play(SCRIPT["actions"][n])
+    assert not table.session.unsaved
 
 
 def check_everything_back(where: Path, played: dict[str, int], resumed: str) -> None:
@@ -119,11 +119,11 @@ def test_a_damaged_derived_folder_is_set_aside_and_rebuilt(
     assert "Traceback" not in listed.stderr
     folder = DataFolder(where)
     assert folder.try_open() is None  # the app starts
-    assert folder.service is not None and folder.service.store.count_games() == 4
+    assert folder.library is not None and folder.library.store.count_games() == 4
     if how == "file":  # the whole folder set aside under a dated name, made anew
         [aside] = where.glob(f"{part}.damaged-*")
         assert aside.read_bytes() == before and (where / part).is_dir()
-        assert any(d.path == where / part for d in folder.service.store.damaged())
+        assert any(d.path == where / part for d in folder.library.store.damaged())
     game = min(played)
     resume_and_play(folder, game, played[game])
     folder.close()
@@ -144,7 +144,7 @@ def test_a_damaged_cache_note_and_tables_folder_are_set_aside(
     [aside] = where.glob("tables.damaged-*")
     assert aside.read_text() == "not a folder" and (where / "tables").is_dir()
     assert all(r.exc_info is None for r in caplog.records)  # one line, no traceback
-    store = folder.service.store
+    store = folder.library.store
     store.save_note("stats", {"counted": 4})
     assert store.load_note("stats") == {"counted": 4}
     assert list((where / "index").glob("note-stats.json.damaged-*"))
@@ -178,18 +178,18 @@ problem = folder.try_open()
 out = {"problem": problem.message if problem else None,
        "read_only": folder.read_only_reason}
 if problem is None:
-    store = folder.service.store
+    store = folder.library.store
     out["games"] = store.count_games()
     out["damaged"] = [[str(d.path), str(d.backup)] for d in store.damaged()]
-    app = build(folder.service, None, folder)
+    app = build(folder.library, None, folder)
     out["home"] = " ".join(texts(app.root))
     out["new_game"] = has(app.root, "new-game")
     if folder.read_only_reason is None:
         gid = store.list_games()[0]["game_id"]
         table = folder.hub.open_table(gid)
         script = json.load(open(sys.argv[2]))
-        table.service.play(script["actions"][len(table.game.actions)])
-        out["played"] = [gid, not table.service.unsaved]
+        table.session.play(script["actions"][len(table.game.actions)])
+        out["played"] = [gid, not table.session.unsaved]
     else:
         gid = store.list_games()[0]["game_id"]
         app.open_review(gid)
@@ -290,7 +290,7 @@ def test_a_read_only_app_disables_what_writes(four_games: tuple[Path, dict[str, 
     catalogue's Save and Import are disabled; Review and Statistics open."""
     where, _ = four_games
     store = TinyDBGameStore(where, read_only=True)
-    app = build(Service(store))
+    app = build(GameSession(store))
     assert find(app.root, "new-game").disabled and has(app.root, "read-only")
     assert not any(has(app.root, f"game-{i}") for i in range(4))
     click(app.root, "review-3")

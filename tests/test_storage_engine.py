@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from companion.library.games import validate_game_document
 from companion.storage import TinyDBGameStore
 
-service = pytest.importorskip("companion.library.service")
+service = pytest.importorskip("companion.library.session")
 cli = pytest.importorskip("companion.cli.main")
 game_mod = pytest.importorskip("companion.rules.game")
 
@@ -19,7 +20,7 @@ SCRIPT = Path(__file__).resolve().parent.parent / "examples" / "four_players.jso
 @pytest.mark.skipif(not SCRIPT.exists(), reason="no example script")
 def test_service_plays_stores_resumes_exports_and_imports(tmp_path: Path) -> None:
     script = cli.Script.model_validate(json.loads(SCRIPT.read_text()))
-    svc = service.Service(TinyDBGameStore(tmp_path / "a"))
+    svc = service.GameSession(TinyDBGameStore(tmp_path / "a"))
     game = svc.new_game(script.start.setup or script.start.position)
     for i, action in enumerate(script.actions):
         svc.play(action)
@@ -29,13 +30,13 @@ def test_service_plays_stores_resumes_exports_and_imports(tmp_path: Path) -> Non
     gid = game.header.game_id
     svc.store.close()
     # a new process: a fresh store on the same folder, the game replayed from its journal
-    resumed = service.Service(TinyDBGameStore(tmp_path / "a"))
+    resumed = service.GameSession(TinyDBGameStore(tmp_path / "a"))
     [listed] = resumed.store.list_games()
     assert listed["game_id"] == gid and listed["round"] == game.state.round
     again = resumed.open_game(gid)
     assert again.state == game.state
     doc = json.loads(json.dumps(resumed.store.export_game(gid)))
     other = TinyDBGameStore(tmp_path / "b")
-    assert other.import_game(doc, validate=service.validate_game_document) == gid
+    assert other.import_game(doc, validate=validate_game_document) == gid
     assert game_mod.Game.from_journal(**{k: v for k, v in other.export_game(gid).items()
                                          if k in ("header", "entries")}).state == game.state

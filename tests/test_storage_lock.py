@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.library.service import Service
+from companion.library.session import GameSession
 from companion.storage import FolderBusy, ReadOnlyStore, TinyDBGameStore, read_owner
 from companion.storage.files import read_journal
 from tests.process_helpers import ENV, ROOT, Holder, cli, real_game, tree
@@ -142,14 +142,15 @@ def test_a_killed_holder_leaves_no_stale_lock(tmp_path: Path) -> None:
 SERVICE_CHILD = """
 import json, sys
 from companion.rules.game import Game
-from companion.library.service import Service, summary
+from companion.library.session import GameSession
+from companion.library.games import summary
 from companion.storage import FolderBusy, TinyDBGameStore
 from models.setup import GameSetup
 folder, gid = sys.argv[1], sys.argv[2]
 script = json.load(open(sys.argv[3]))
 sys.stdin.readline()  # both children start together
 try:
-    svc = Service(TinyDBGameStore(folder))
+    svc = GameSession(TinyDBGameStore(folder))
 except FolderBusy:
     print("busy", flush=True)
     sys.exit(3)
@@ -202,7 +203,7 @@ def test_two_app_processes_on_one_folder_never_share_a_journal(tmp_path: Path) -
 def test_service_on_a_read_only_store_refuses_to_play(tmp_path: Path) -> None:
     with TinyDBGameStore(tmp_path):
         pass
-    svc = Service(TinyDBGameStore(tmp_path, read_only=True))
+    svc = GameSession(TinyDBGameStore(tmp_path, read_only=True))
     assert svc.read_only
     from models.setup import GameSetup, PlayerSetup
 

@@ -8,7 +8,9 @@ from typing import Any
 
 import pytest
 
-from companion.library.service import Service, validate_game_document
+from companion.library.games import validate_game_document
+from companion.library.library import Library
+from companion.library.session import GameSession
 from companion.rules.game import Game
 from companion.storage import (
     CURRENT_SCHEMA_VERSION,
@@ -58,10 +60,10 @@ def test_v0_journal_on_disk_is_migrated_and_rewritten_on_load(tmp_path: Path) ->
 
 def test_v1_fixture_through_a_later_step() -> None:
     """How the next schema bump will be tested: a real v1 file through the registered steps
-    and one more (v3 → v4, made up here)."""
+    and one more (v4 → v5, made up here)."""
     doc = read_import_file(FIXTURES / "game_v1.json")
 
-    def v3_to_v4(d: dict[str, Any]) -> dict[str, Any]:
+    def v4_to_v5(d: dict[str, Any]) -> dict[str, Any]:
         setup = d["header"].pop("setup")
         d["header"]["seats"] = [{"player": p, "clan": c}
                                 for p, c in zip(setup["players"], setup["clans"], strict=True)]
@@ -70,16 +72,16 @@ def test_v1_fixture_through_a_later_step() -> None:
                 ev["name"] = ev.pop("type")
         return d
 
-    steps = {**MIGRATIONS, 3: v3_to_v4}
-    new = migrate(doc, target=4, steps=steps)
-    assert new["schema_version"] == 4 and new["header"]["schema_version"] == 4
+    steps = {**MIGRATIONS, 4: v4_to_v5}
+    new = migrate(doc, target=5, steps=steps)
+    assert new["schema_version"] == 5 and new["header"]["schema_version"] == 5
     assert new["header"]["seats"][1] == {"player": "Bo", "clan": "Ventrue"}
     assert new["entries"][1]["events"] == [{"name": "BloodChanged", "player": 1, "delta": 3}]
     assert doc["schema_version"] == 1 and "setup" in doc["header"]
     v0 = read_import_file(FIXTURES / "game_v0.json")
-    assert migrate(v0, target=4, steps=steps)["header"]["seats"][0]["player"] == "Ann"
+    assert migrate(v0, target=5, steps=steps)["header"]["seats"][0]["player"] == "Ann"
     with pytest.raises(ValueError, match="no migration"):
-        migrate(doc, target=5, steps=steps)
+        migrate(doc, target=6, steps=steps)
     with pytest.raises(ValueError, match="newer"):
         migrate(new)
 
@@ -116,7 +118,7 @@ def test_v1_backup_imports_replays_and_drops_the_invented_card_facts(tmp_path: P
     the corrected facts (§15)."""
     doc = read_import_file(FIXTURES / "backup_v1.json")
     assert doc["schema_version"] == 1
-    svc = Service(TinyDBGameStore(tmp_path))
+    svc = GameSession(TinyDBGameStore(tmp_path))
     added = svc.store.import_backup(doc, validate=validate_game_document)
     assert len(added) == 4
     text = json.dumps([svc.store.export_game(g) for g in added])
@@ -143,7 +145,7 @@ def test_v1_backup_imports_replays_and_drops_the_invented_card_facts(tmp_path: P
     ally = next(b for b in boards if b.teams is None and b.rows[0].name == "Bo")
     assert ally.rows[1].tiebreak == ("lost the tie with Bo on 5 Influence: Bo holds the Ally "
                                      "that wins all ties")
-    cat = svc.catalogue()
+    cat = Library(svc.store).catalogue()
     drain = next(a for a in cat.allies if a.id == "ALLY-FRENZY-DRAIN")
     assert (drain.name, drain.kind, drain.drain_blood) == (None, None, 3)
     assert not any(a.id in ("AL30", "LANI-KAHALE") for a in cat.allies)
@@ -159,18 +161,18 @@ def test_v1_journal_on_disk_with_the_invented_ally_opens_and_replays(tmp_path: P
     gid = old["header"]["game_id"]
     (tmp_path / "games" / f"{gid}.jsonl").write_bytes(
         journal_bytes(old["header"], old["entries"], old["summary"]))
-    svc = Service(TinyDBGameStore(tmp_path))
+    svc = GameSession(TinyDBGameStore(tmp_path))
     game = svc.open_game(gid)
-    assert game.header.schema_version == CURRENT_SCHEMA_VERSION == 3
+    assert game.header.schema_version == CURRENT_SCHEMA_VERSION == 4
     assert game.scoreboard is not None and game.scoreboard.winner == "Ada"
-    assert migrate(old)["schema_version"] == 3 and old["schema_version"] == 1
+    assert migrate(old)["schema_version"] == 4 and old["schema_version"] == 1
 
 
 def test_v2_to_v3_changes_only_the_version_and_v2_apps_refuse_clock_journals() -> None:
     """clock entries came with v3; a v2 document is a v3 one as it is, and an app that
     stops at v2 refuses a v3 document (with clock entries) as too new."""
     v2 = migrate(read_import_file(FIXTURES / "game_v1.json"), target=2)
-    v3 = migrate(v2)
+    v3 = migrate(v2, target=3)
     assert v2["schema_version"] == 2 and v3["schema_version"] == 3
     assert v3["header"]["schema_version"] == 3
     assert {**v3, "schema_version": 2, "header": {**v3["header"], "schema_version": 2}} == v2
@@ -178,3 +180,16 @@ def test_v2_to_v3_changes_only_the_version_and_v2_apps_refuse_clock_journals() -
                                  {"kind": "clock", "running": True, "at": "2025-01-01T20:00:00Z"}]}
     with pytest.raises(ValueError, match="newer"):
         migrate(clocked, target=2)
+
+
+def test_v3_to_v4_changes_only_the_version_and_v3_apps_refuse_v4_files() -> None:
+    """the `game` field came with v4: a v3 document is a v4 one as it is (missing `game` is
+    Vendetta), and an app that stops at v3 refuses a v4 document, of any game, as too new."""
+    v3 = migrate(read_import_file(FIXTURES / "game_v1.json"), target=3)
+    v4 = migrate(v3)
+    assert v4["schema_version"] == v4["header"]["schema_version"] == 4
+    assert {**v4, "schema_version": 3, "header": {**v4["header"], "schema_version": 3}} == v3
+    assert "game" not in v4["header"]
+    other = {**v4, "header": {**v4["header"], "game": "heritage"}}
+    with pytest.raises(ValueError, match="newer"):
+        migrate(other, target=3)

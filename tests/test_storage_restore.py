@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.library.service import Service
+from companion.library.library import Library
 from companion.storage import (
     BACKUP_FORMAT,
     CURRENT_SCHEMA_VERSION,
@@ -176,7 +176,7 @@ def test_restore_refuses_a_catalogue_that_import_refuses(tmp_path: Path) -> None
 def test_restore_replays_every_game_through_the_engine(tmp_path: Path) -> None:
     tampered = real_game("tampered")
     tampered["entries"][3]["events"][0]["clan"] = "Ventrue"  # Cleo picked Nosferatu
-    svc = Service(MemoryGameStore())
+    svc = Library(MemoryGameStore())
     with pytest.raises(ImportRefused, match=r"games\[1\]: entries\[3\]"):
         svc.restore_backup(backup([real_game("good"), tampered]))
     assert svc.store.list_games() == []
@@ -184,7 +184,7 @@ def test_restore_replays_every_game_through_the_engine(tmp_path: Path) -> None:
 
 def test_an_oversized_catalogue_is_refused_early(tmp_path: Path) -> None:
     huge = {"allies": [{"id": f"A{i}", "text": "x" * 290} for i in range(4000)]}
-    svc = Service(MemoryGameStore())
+    svc = Library(MemoryGameStore())
     with pytest.raises(ImportRefused, match="catalogue: larger than 1 MB"):
         svc.restore_backup(backup([], huge))
     big = tmp_path / "big.json"

@@ -4,6 +4,7 @@ import threading
 
 import pytest
 
+from companion.library.session import GameSession
 from companion.rules.errors import StaleVersion, TableError
 from companion.table.hub import (
     CODE_ALPHABET,
@@ -341,7 +342,7 @@ def test_a_game_open_at_a_table_is_joined_not_forked(tmp_path, dev):
 
 def test_a_stored_game_opens_a_new_table(tmp_path, dev):
     hub = make_hub(tmp_path)
-    game = hub.service.new_game(position(3, phase="planning"))  # e.g. from the history
+    game = GameSession(hub.store).new_game(position(3, phase="planning"))  # e.g. from the history
     table = hub.open_table(game.header.game_id)
     assert table.game.state.model_dump() == game.state.model_dump()
     assert hub.table_ids() == {table.table_id: game.header.game_id}
@@ -383,7 +384,7 @@ def test_closing_a_table_keeps_the_game(tmp_path, dev):
         hub.get(table.table_id)
     with pytest.raises(TableNotFound):
         table.act(dev.ann, card_cmd("Ann"), table.version)
-    assert hub.service.load_game(table.game_id).header.game_id == table.game_id
+    assert hub.library.load_game(table.game_id).header.game_id == table.game_id
 
 
 def test_a_read_only_store_writes_no_table(tmp_path, dev):

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.library.service import Service
+from companion.library.session import GameSession
 from companion.rules.errors import StaleVersion
 from companion.storage import TinyDBGameStore
 from models.table import Board, Seat
@@ -61,7 +61,7 @@ def test_choices_of_a_step_the_game_has_left_are_dropped_at_load(tmp_path):
                                        "face_up": True, "card": plain(1)}, table.version)
     table.choose(dev.ann, 0, "stay", table.version)
     hub.store.close()
-    other = Service(TinyDBGameStore(tmp_path))  # the undo reached the journal, not the table
+    other = GameSession(TinyDBGameStore(tmp_path))  # the undo reached the journal, not the table
     other.open_game(table.game_id)
     other.undo()
     other.store.close()

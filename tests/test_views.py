@@ -5,7 +5,7 @@ import random
 import flet as ft
 import pytest
 
-from companion.library.service import Service
+from companion.library.session import GameSession
 from companion.rules.game import Game
 from companion.storage import MemoryGameStore, TinyDBGameStore
 from tests.fake_page import FakePage
@@ -48,12 +48,12 @@ def new_game(app: AppState, n: int = 4, clans: tuple[str, ...] = ()) -> None:
 
 @pytest.fixture
 def app() -> AppState:
-    return build(Service(MemoryGameStore()))
+    return build(GameSession(MemoryGameStore()))
 
 
 def test_factory_builds_a_page() -> None:
     page = FakePage()
-    create_app(Service(MemoryGameStore()))(page)  # type: ignore[arg-type]
+    create_app(GameSession(MemoryGameStore()))(page)  # type: ignore[arg-type]
     assert page.title == "Vendetta Companion"
     assert [v.route for v in page.views] == ["/"] and page.views[0].controls
 
@@ -68,7 +68,7 @@ def test_wizard_needs_three_names(app: AppState) -> None:
     type_in(app.root, "name-0", "Ann")
     click(app.root, "create-game")
     assert app.error and "at least 3" in app.error
-    assert app.service.game is None
+    assert app.table is None
 
 
 def test_wizard_tag_team_and_remembered_names(app: AppState) -> None:
@@ -205,7 +205,7 @@ def test_drain_button(app: AppState) -> None:
 
 def test_full_game_to_scoreboard_through_views(tmp_path) -> None:
     store = TinyDBGameStore(tmp_path)
-    app = build(Service(store))
+    app = build(GameSession(store))
     new_game(app, 5)
     rng = random.Random(3)
     for _ in range(600):
@@ -224,7 +224,7 @@ def test_full_game_to_scoreboard_through_views(tmp_path) -> None:
 def test_stored_game_replays_after_face_down_play(tmp_path) -> None:
     """Every action is stored before it returns; a face-down card must replay too (§7)."""
     store = TinyDBGameStore(tmp_path)
-    app = build(Service(store))
+    app = build(GameSession(store))
     _to_planning(app)
     click(app.root, "loc-pick-1")
     click(app.root, "face-down")
@@ -235,12 +235,12 @@ def test_stored_game_replays_after_face_down_play(tmp_path) -> None:
 
 
 def test_resume_from_home(tmp_path) -> None:
-    app = build(Service(TinyDBGameStore(tmp_path / "a")))
+    app = build(GameSession(TinyDBGameStore(tmp_path / "a")))
     new_game(app, 3, ("Brujah", "Gangrel", "Nosferatu"))
     click(app.root, "feed")
     game_id = app.game.header.game_id
-    app.service.store.close()  # the app is gone; a new one opens the same folder
-    app2 = build(Service(TinyDBGameStore(tmp_path / "a")))
+    app.library.store.close()  # the app is gone; a new one opens the same folder
+    app2 = build(GameSession(TinyDBGameStore(tmp_path / "a")))
     click(app2.root, "game-0")
     assert app2.game.header.game_id == game_id
     assert app2.game.state.phase == "location_setup"
@@ -293,7 +293,7 @@ def test_due_effect_offers_the_tag_team_teammate_choice() -> None:
             {"player": "Cat", "cards": [{"card": {"power": 2}}]}]},
             {"id": "2", "ally": {**allies, "name": "Ally 2"}},
             {"id": "haven", "ally": {**allies, "name": "Ally 3"}}]})
-    svc = Service(MemoryGameStore())
+    svc = GameSession(MemoryGameStore())
     svc.new_game(pos)
     app = build(svc)
     app.go("game")
@@ -323,7 +323,7 @@ def test_peek_button_spends_one_blood_and_records_no_identity() -> None:
                        "deployed": [{"player": "Bob", "cards": [{"face_up": False}]}]},
                       {"id": "2", "ally": {**ally, "name": "Ally 2"}},
                       {"id": "haven", "ally": {**ally, "name": "Ally 3"}}]})
-    svc = Service(MemoryGameStore())
+    svc = GameSession(MemoryGameStore())
     svc.new_game(pos)
     app = build(svc)
     game = app.game
@@ -349,7 +349,7 @@ def _position_app(players: list[dict], deployed: dict | None = None, screen: str
     locations = [{"id": i, "ally": {"name": f"Ally {i}", "kind": "human", "influence": 1,
                                     "feed": 1, "drain_blood": 2, "drained_influence": 0},
                   "deployed": (deployed or {}).get(i, [])} for i in ("1", "2", "haven")]
-    svc = Service(MemoryGameStore())
+    svc = GameSession(MemoryGameStore())
     svc.new_game(Position.model_validate({"players": full, "round": 1, "phase": "planning",
                                           "ambition": "Ann", "locations": locations, **extra}))
     app = build(svc)

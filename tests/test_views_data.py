@@ -11,7 +11,8 @@ from PIL import Image
 
 from companion.cli.main import Script
 from companion.library.backups import AutoBackup, AutoBackups, backup_file, game_file, kept
-from companion.library.service import Service
+from companion.library.library import Library
+from companion.library.session import GameSession
 from companion.rules.game import Game
 from companion.storage import MemoryGameStore, TinyDBGameStore
 from companion.story.share import bgstats_link, bgstats_play, result_text
@@ -24,7 +25,7 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 NAMES = ("four_players.json", "three_players.json", "tag_team.json")
 
 
-def play(service: Service, name: str) -> Game:
+def play(service: GameSession, name: str) -> Game:
     s = Script.model_validate(json.loads((EXAMPLES / name).read_text()))
     game = service.new_game(s.start.setup or s.start.position)
     for a in s.actions:
@@ -38,18 +39,19 @@ def journals(store) -> dict[str, tuple[dict, list[dict]]]:  # noqa: ANN001
 
 
 @pytest.fixture
-def source(tmp_path: Path) -> Service:
-    service = Service(TinyDBGameStore(tmp_path / "source"))
+def source(tmp_path: Path) -> Library:
+    service = GameSession(TinyDBGameStore(tmp_path / "source"))
     for name in NAMES:
         play(service, name)
-    service.remember("allies", {"id": "AL-TEST", "name": "Test Ally", "kind": "human",
+    library = Library(service.store)
+    library.remember("allies", {"id": "AL-TEST", "name": "Test Ally", "kind": "human",
                                 "influence": 2, "feed": 1, "drain_blood": 2,
                                 "drained_influence": 0})
-    return service
+    return library
 
 
 def data_app(tmp_path: Path, name: str = "target") -> AppState:
-    app = build(Service(TinyDBGameStore(tmp_path / name)))
+    app = build(GameSession(TinyDBGameStore(tmp_path / name)))
     click(app.root, "data")
     return app
 
@@ -62,7 +64,7 @@ def test_home_leads_to_the_data_page(tmp_path: Path) -> None:
 
 
 def test_backup_preview_then_restore_brings_every_game_back(tmp_path: Path,
-                                                            source: Service) -> None:
+                                                            source: Library) -> None:
     name, data = backup_file(source)
     app = data_app(tmp_path)
     check_file(app, name, data)
@@ -72,11 +74,11 @@ def test_backup_preview_then_restore_brings_every_game_back(tmp_path: Path,
     lines = [value(app.root, f"data-preview-game-{i}") for i in range(3)]
     assert any("won by Blue" in line for line in lines)  # the tag-team winner
     assert "1 Allies" in value(app.root, "data-preview-cards")
-    assert app.service.store.list_games() == []  # a preview writes nothing
+    assert app.library.store.list_games() == []  # a preview writes nothing
     confirm(app)
     assert app.error is None and "Restored 3 game(s)" in value(app.root, "data-message")
-    assert journals(app.service.store) == journals(source.store)
-    for header, entries in journals(app.service.store).values():
+    assert journals(app.library.store) == journals(source.store)
+    for header, entries in journals(app.library.store).values():
         Game.from_journal(header, entries, verify=True)
     assert any(a.id == "AL-TEST" for a in app.catalogue.allies)
     # the same file again: everything already here, nothing to restore
@@ -88,7 +90,7 @@ def test_backup_preview_then_restore_brings_every_game_back(tmp_path: Path,
     assert find(app.root, "data-confirm").disabled  # nothing to restore: nothing to press
 
 
-def test_a_tampered_backup_is_refused_in_the_preview(tmp_path: Path, source: Service) -> None:
+def test_a_tampered_backup_is_refused_in_the_preview(tmp_path: Path, source: Library) -> None:
     name, data = backup_file(source)
     doc = json.loads(data)
     entries = doc["games"][1]["entries"]
@@ -116,28 +118,28 @@ def test_bad_files_are_refused_with_a_reason(tmp_path: Path, raw: bytes, problem
     assert app.error and problem in app.error and not has(app.root, "data-confirm")
 
 
-def test_one_game_file_and_a_catalogue_file(tmp_path: Path, source: Service) -> None:
+def test_one_game_file_and_a_catalogue_file(tmp_path: Path, source: Library) -> None:
     gid = source.store.list_games()[0]["game_id"]
     name, data = game_file(source, gid)
     app = data_app(tmp_path)
     check_file(app, name, data)
     assert value(app.root, "data-preview-summary") == "One game."
     confirm(app)
-    assert [g["game_id"] for g in app.service.store.list_games()] == [gid]
+    assert [g["game_id"] for g in app.library.store.list_games()] == [gid]
     cat = json.dumps(source.export_catalogue()).encode()
     check_file(app, "cards.json", cat)
     assert "1 Allies" in value(app.root, "data-preview-cards")
     on_cancel(app)
     assert "Nothing was changed" in value(app.root, "data-message")
-    assert not any(a.id == "AL-TEST" for a in app.service.user_catalogue().allies)
+    assert not any(a.id == "AL-TEST" for a in app.library.user_catalogue().allies)
 
 
 def test_automatic_backups_skip_unchanged_data_and_restore(tmp_path: Path,
-                                                          source: Service) -> None:
+                                                          source: Library) -> None:
     auto = AutoBackups.of(source)
     first = auto.write()
     assert first is not None and first.games == 3 and auto.write() is None
-    play(source, "five_players.json")
+    play(GameSession(source.store), "five_players.json")
     second = auto.write()
     # the same day: the newer backup replaces the older one (the newest of each day is kept)
     assert second is not None and second.games == 4 and auto.listing() == [second]
@@ -172,7 +174,7 @@ def test_rotation_keeps_seven_days_and_four_weeks() -> None:
 
 
 def test_share_panel_text_picture_and_bgstats() -> None:
-    svc = Service(MemoryGameStore())
+    svc = GameSession(MemoryGameStore())
     game = play(svc, "four_players.json")
     app = build(svc)  # the app opens the played game at a table
     app.go("game")
@@ -204,7 +206,7 @@ def test_share_panel_text_picture_and_bgstats() -> None:
 
 
 def test_tag_team_share_names_teams() -> None:
-    game = play(Service(MemoryGameStore()), "tag_team.json")
+    game = play(GameSession(MemoryGameStore()), "tag_team.json")
     text = result_text(game)
     assert "Teams:" in text and "Players:" in text
     bg = bgstats_play(game)
@@ -215,20 +217,20 @@ def test_tag_team_share_names_teams() -> None:
 
 
 def test_clock_line_on_the_game_screen_and_lengths_in_statistics() -> None:
-    app = build(Service(MemoryGameStore()))
+    app = build(GameSession(MemoryGameStore()))
     s = Script.model_validate(json.loads((EXAMPLES / "four_players.json").read_text()))
     app.new_game(s.start.setup)
-    assert app.service.game is not None and app.service.game.clock_running()
+    assert app.session.game is not None and app.session.game.clock_running()
     app.go("game")
     assert value(app.root, "clock").startswith("Played 0:0")
     assert "Setup" in value(app.root, "clock")
     for a in s.actions:
-        app.service.play(a)
+        app.session.play(a)
     app.go("stats")
     assert value(app.root, "stats-games").startswith("1 finished")
     # the clock ran for well under a minute in this test: the game counts with its seconds
     lengths = [i for i in ("stats-length-4",) if has(app.root, i)]
-    timed = app.service.game.time()
+    timed = app.session.game.time()
     assert timed is not None and (lengths == ["stats-length-4"]) == (timed.seconds > 0)
 
 
@@ -239,11 +241,11 @@ def test_the_backup_fingerprint_follows_every_change_and_survives_a_restart(tmp_
     restart."""
     from companion.library.backups import fingerprint
 
-    svc = Service(TinyDBGameStore(tmp_path))
+    svc = GameSession(TinyDBGameStore(tmp_path))
     play(svc, "four_players.json")
     marks = [fingerprint(svc)]
     svc.store.close()
-    svc = Service(TinyDBGameStore(tmp_path))
+    svc = GameSession(TinyDBGameStore(tmp_path))
     assert fingerprint(svc) == marks[0]  # a restart changes nothing
     s = Script.model_validate(json.loads((EXAMPLES / "three_players.json").read_text()))
     svc.new_game(s.start.setup or s.start.position)

@@ -5,7 +5,7 @@ import random
 import flet as ft
 import pytest
 
-from companion.library.service import Service
+from companion.library.session import GameSession
 from companion.rules.game import Game
 from companion.storage import MemoryGameStore
 from companion.story.review import headline, told, told_each
@@ -35,7 +35,7 @@ from views.theme import DIM_BG, SMALL, button, text
 
 def app_for(game: Game) -> AppState:
     """The app on a table whose game starts from `game`'s entered position."""
-    svc = Service(MemoryGameStore())
+    svc = GameSession(MemoryGameStore())
     svc.new_game(game.header.start)
     app = build(svc)
     app.go("game")
@@ -55,7 +55,7 @@ def pinned(app: AppState) -> list[str]:
 
 
 def planning_app(players: int = 4) -> AppState:
-    app = build(Service(MemoryGameStore()))
+    app = build(GameSession(MemoryGameStore()))
     new_game(app, players, ("Brujah", "Gangrel", "Nosferatu", "Tremere")[:players])
     rng = random.Random(0)
     while app.game.state.phase != "planning":
@@ -238,7 +238,7 @@ def test_using_a_relic_asks_first():
 
 def test_the_page_shows_the_question_as_a_dialog_and_closes_it():
     page = FakePage()
-    svc = Service(MemoryGameStore())
+    svc = GameSession(MemoryGameStore())
     svc.new_game(vampire_position().header.start)
     create_app(svc)(page)  # type: ignore[arg-type]
     root = page.views[-1].controls[0].content
@@ -338,7 +338,7 @@ def test_a_drain_keeps_the_turns_location_face_and_blood():
 
 
 def test_the_final_scoreboard_leads_to_its_review():
-    app = build(Service(MemoryGameStore()))
+    app = build(GameSession(MemoryGameStore()))
     new_game(app, 3, ("Brujah", "Gangrel", "Nosferatu"))
     rng = random.Random(5)
     while app.game.state.phase != "game_over":
@@ -352,7 +352,7 @@ def test_the_final_scoreboard_leads_to_its_review():
 
 
 def test_an_unnamed_new_ally_needs_only_taps_and_is_not_remembered():
-    app = build(Service(MemoryGameStore()))
+    app = build(GameSession(MemoryGameStore()))
     new_game(app, 4, ("Brujah", "Gangrel", "Nosferatu", "Tremere"))
     click(app.root, "feed")
     known = len(app.catalogue.allies)
@@ -369,7 +369,7 @@ def test_an_unnamed_new_ally_needs_only_taps_and_is_not_remembered():
 
 def test_ally_labels_are_whole_words():
     """Unnamed Allies show what they do, or the part of the name the sources give (§15)."""
-    app = build(Service(MemoryGameStore()))
+    app = build(GameSession(MemoryGameStore()))
     new_game(app, 4, ("Brujah", "Gangrel", "Nosferatu", "Tremere"))
     click(app.root, "feed")
     shown = texts(app.root)
@@ -381,7 +381,7 @@ def test_ally_labels_are_whole_words():
 
 
 def test_a_known_relic_is_tapped_from_the_list_without_typing():
-    app = build(Service(MemoryGameStore()))
+    app = build(GameSession(MemoryGameStore()))
     r = app.root
     click(r, "new-game")
     for i, n in enumerate(["Ann", "Bob", "Cat"]):
@@ -425,7 +425,7 @@ def test_an_unknown_clan_card_asks_its_power_and_may_learn_its_name():
 
 
 def test_no_dropdown_anywhere_in_a_whole_game():
-    app = build(Service(MemoryGameStore()))
+    app = build(GameSession(MemoryGameStore()))
     seen = 0
     new_game(app, 4)
     rng = random.Random(9)
@@ -471,7 +471,7 @@ def test_a_phone_on_its_side_gets_compact_bars():
 
 def test_the_page_size_reaches_the_app():
     """The page's width at start and on resize picks the layout."""
-    svc = Service(MemoryGameStore())
+    svc = GameSession(MemoryGameStore())
     svc.new_game(vampire_position().header.start)
     page = FakePage(width=1280, height=800)
     create_app(svc)(page)  # type: ignore[arg-type]
@@ -483,7 +483,7 @@ def test_the_page_size_reaches_the_app():
 
 @pytest.mark.parametrize("size", [(390, 844), (1280, 800), (844, 390)])
 def test_every_phase_screen_draws_at_every_size(size):
-    app = build(Service(MemoryGameStore()))
+    app = build(GameSession(MemoryGameStore()))
     app.resize(*size)
     new_game(app, 4)
     rng = random.Random(2)

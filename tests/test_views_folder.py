@@ -13,7 +13,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from companion.library.service import Service
+from companion.library.library import Library
 from companion.storage import FolderBusy, TinyDBGameStore, read_owner
 from tests.fake_page import FakePage
 from tests.process_helpers import ENV, ROOT, Holder, real_game
@@ -23,7 +23,7 @@ from views.app import DataFolder, build, create_app
 
 def test_a_second_app_is_told_where_the_first_is_and_may_review(tmp_path: Path) -> None:
     with TinyDBGameStore(tmp_path) as store:
-        Service(store).restore_backup({"format": "vendetta-companion/backup",
+        Library(store).restore_backup({"format": "vendetta-companion/backup",
                                        "schema_version": 1,
                                        "games": [real_game("past"), real_game("other")]})
     holder = Holder(tmp_path, "web server", "http://table:8550")
@@ -31,8 +31,8 @@ def test_a_second_app_is_told_where_the_first_is_and_may_review(tmp_path: Path) 
         folder = DataFolder(tmp_path)
         page = FakePage()
         create_app(folder)(page)  # type: ignore[arg-type]
-        assert folder.service is None and folder.problem and folder.problem.busy
-        app = build(folder.service, folder.problem, folder)
+        assert folder.library is None and folder.problem and folder.problem.busy
+        app = build(folder.library, folder.problem, folder)
         shown = " ".join(texts(app.root))
         assert f"pid {holder.pid}" in shown and "web server at http://table:8550" in shown
         click(app.root, "problem-retry")  # still held
@@ -46,7 +46,7 @@ def test_a_second_app_is_told_where_the_first_is_and_may_review(tmp_path: Path) 
     finally:
         holder.quit()
     assert folder.try_open() is None  # the first app was closed: a new session may write
-    second = build(folder.service, folder.problem, folder)
+    second = build(folder.library, folder.problem, folder)
     assert has(second.root, "new-game") and not second.read_only
     with_folder = FakePage()
     create_app(folder)(with_folder)  # type: ignore[arg-type]
@@ -59,10 +59,10 @@ def test_a_second_app_is_told_where_the_first_is_and_may_review(tmp_path: Path) 
 def test_sessions_share_the_one_writable_service(tmp_path: Path) -> None:
     folder = DataFolder(tmp_path)
     assert folder.try_open() is None
-    first = folder.service
-    assert folder.try_open() is None and folder.service is first  # taken once per process
-    a, b = build(first, None, folder), build(folder.service, None, folder)
-    assert a.service is b.service
+    first = folder.library
+    assert folder.try_open() is None and folder.library is first  # taken once per process
+    a, b = build(first, None, folder), build(folder.library, None, folder)
+    assert a.library is b.library
     folder.close()
     folder.close()  # idempotent
     TinyDBGameStore(tmp_path).close()
@@ -104,6 +104,6 @@ def test_the_server_gives_the_folder_up_when_stopped(tmp_path: Path) -> None:
             proc.kill()
     assert read_owner(tmp_path) is None  # closed, not just killed
     assert "Traceback" not in (proc.stderr.read() if proc.stderr else "")
-    svc = Service(TinyDBGameStore(tmp_path))  # free at once
+    svc = Library(TinyDBGameStore(tmp_path))  # free at once
     svc.store.close()
     assert os.path.exists(tmp_path / ".lock")

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from companion.library.service import Service
+from companion.library.library import Library
 from companion.storage import MemoryGameStore, TinyDBGameStore, history
 from tests.storage_helpers import entry, header, stamp
 from tests.ui import click, find, has, ids, value
@@ -44,7 +44,7 @@ def store(request, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type: ig
 def test_home_shows_a_page_of_each_kind_and_turns_pages(store) -> None:  # type: ignore[no-untyped-def]
     live, past = PAGE[False], PAGE[True]
     assert live < 25 and past < 75  # 25 games in progress, 75 finished: several pages each
-    app = build(Service(store))
+    app = build(Library(store))
     assert shown(app) == live + past
     assert value(app.root, "live-shown") == f"1–{live} of 25"
     assert value(app.root, "past-shown") == f"1–{past} of 75"
@@ -69,29 +69,29 @@ def test_home_shows_a_page_of_each_kind_and_turns_pages(store) -> None:  # type:
 
 
 def test_a_shrinking_history_keeps_the_page_in_range(store) -> None:  # type: ignore[no-untyped-def]
-    app = build(Service(store))
+    app = build(Library(store))
     click(app.root, "past-older")
     click(app.root, "past-older")
     for i in range(100):
         if i % 4 and i > 10:
-            app.service.store.delete_game(f"h{i:03d}")
+            app.library.store.delete_game(f"h{i:03d}")
     app.go("home")  # 8 past games left: one page, no pager
     assert "past-shown" not in ids(app.root)
     assert shown(app) == PAGE[False] + 8
 
 
 def test_statistics_are_kept_and_counted_again_after_a_change(store) -> None:  # type: ignore[no-untyped-def]
-    app = build(Service(store))
+    app = build(Library(store))
     click(app.root, "stats")
     assert value(app.root, "stats-games").startswith("75 finished")
-    kept = app.service.stats()
+    kept = app.library.stats()
     app.go("home")
     click(app.root, "stats")
-    assert app.service.stats() is kept  # nothing changed: not counted again
-    app.service.store.append("h000", entry(0), summary(100, finished=True))
+    assert app.library.stats() is kept  # nothing changed: not counted again
+    app.library.store.append("h000", entry(0), summary(100, finished=True))
     app.go("stats")
     assert value(app.root, "stats-games").startswith("76 finished")
-    app.service.store.delete_game("h099")
+    app.library.store.delete_game("h099")
     app.go("stats")
     assert value(app.root, "stats-games").startswith("75 finished")
 
@@ -102,7 +102,7 @@ def test_statistics_show_at_most_a_page_of_players(tmp_path: Path) -> None:
     store = MemoryGameStore()
     for i in range(PLAYERS_SHOWN + 10):  # a new first player each game: many players
         store.create_game(header(f"p{i:03d}", i), summary(i, finished=True))
-    app = build(Service(store))
+    app = build(Library(store))
     click(app.root, "stats")
     total = PLAYERS_SHOWN + 10 + 2  # the new first players, Bo and Cy
 
@@ -134,7 +134,7 @@ def next_step(steps: list[Any]) -> Any:
 
 def test_a_long_count_shows_counting_and_the_figures_when_they_are_ready(
         store, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
-    import companion.library.service as service_module
+    import companion.library.stats_cache as service_module
     import views.stats_page as stats_page
     from companion.library.stats import compute, tally
 
@@ -146,15 +146,15 @@ def test_a_long_count_shows_counting_and_the_figures_when_they_are_ready(
 
     monkeypatch.setattr(service_module, "tally", slow)
     monkeypatch.setattr(stats_page, "STATS_WAIT", 0.01)
-    app = build(Service(store))
+    app = build(Library(store))
     steps: list[Any] = []
     app.later = steps.append  # the page's loop: run by hand below
     click(app.root, "stats")
     assert value(app.root, "stats-counting") == "Counting 75 finished game(s)…"
     assert not has(app.root, "stats-games")
-    future = app.service.stats_future()
+    future = app.library.stats_future()
     app.render()  # drawn again while counting (e.g. turned): still one count, one redraw asked
-    assert app.service.stats_future() is future and has(app.root, "stats-counting")
+    assert app.library.stats_future() is future and has(app.root, "stats-counting")
     app.go("home")  # other screens work meanwhile
     assert shown(app) == PAGE[False] + PAGE[True]
     click(app.root, "stats")
@@ -165,13 +165,13 @@ def test_a_long_count_shows_counting_and_the_figures_when_they_are_ready(
     assert not has(app.root, "stats-counting")
 
     gate.clear()  # a change, counted again while the player has left the screen
-    app.service.store.append("h000", entry(0), summary(100, finished=True))
+    app.library.store.append("h000", entry(0), summary(100, finished=True))
     app.go("stats")
     assert has(app.root, "stats-counting")
     app.go("home")
     renders = app.renders
     gate.set()
-    app.service.stats_future().result(10)
+    app.library.stats_future().result(10)
     next_step(steps)()
     assert app.renders == renders and app.screen == "home"  # not drawn over another screen
     app.go("stats")
@@ -180,7 +180,7 @@ def test_a_long_count_shows_counting_and_the_figures_when_they_are_ready(
 
 def test_a_count_that_fails_is_said_by_the_future(tmp_path: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    import companion.library.service as service_module
+    import companion.library.stats_cache as service_module
 
     def broken(summaries, **filters):  # type: ignore[no-untyped-def]
         raise OSError(5, "Input/output error")
@@ -188,7 +188,7 @@ def test_a_count_that_fails_is_said_by_the_future(tmp_path: Path,
     store = MemoryGameStore()
     store.create_game(header("f0", 0), summary(0, finished=True))
     monkeypatch.setattr(service_module, "tally", broken)
-    svc = Service(store)
+    svc = Library(store)
     with pytest.raises(OSError, match="Input/output"):
         svc.stats_future().result(10)
     monkeypatch.undo()  # the disk is back: asked again, counted again

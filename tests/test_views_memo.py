@@ -3,7 +3,8 @@ undo the old one, and only unchanged parts are kept."""
 
 import flet as ft
 
-from companion.library.service import Service, summary
+from companion.library.games import summary
+from companion.library.session import GameSession
 from companion.storage import MemoryGameStore
 from tests.helpers import new_game, to_planning
 from tests.ui import click, find, texts, value
@@ -17,7 +18,7 @@ def table_app() -> AppState:
     to_planning(game)
     store = MemoryGameStore()
     store.import_game({**game.to_document(), "summary": summary(game)})
-    app = build(Service(store))
+    app = build(GameSession(store))
     app.open_game(game.header.game_id)
     app.go("table")
     click(app.root, "effect-open")
@@ -70,7 +71,7 @@ def test_a_part_of_a_screen_left_is_never_put_back() -> None:
 
 
 def test_memo_rebuilds_when_its_inputs_change_and_keeps_only_the_last_render() -> None:
-    app = build(Service(MemoryGameStore()))
+    app = build(GameSession(MemoryGameStore()))
     built: list[int] = []
 
     def part(n: int) -> ft.Control:

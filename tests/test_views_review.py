@@ -8,7 +8,7 @@ import flet_charts as fch
 import pytest
 
 from companion.cli.main import Script
-from companion.library.service import Service
+from companion.library.session import GameSession
 from companion.library.stats import compute
 from companion.rules.reference import help_for, search
 from companion.storage import MemoryGameStore, TinyDBGameStore
@@ -22,7 +22,7 @@ from views.stats_page import filters
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 
-def play_script(service: Service, name: str, stop: int | None = None) -> None:
+def play_script(service: GameSession, name: str, stop: int | None = None) -> None:
     """Play an example script through the service (its first `stop` actions)."""
     script = Script.model_validate(json.loads((EXAMPLES / name).read_text()))
     service.new_game(script.start.setup or script.start.position)
@@ -34,7 +34,7 @@ def play_script(service: Service, name: str, stop: int | None = None) -> None:
 def games() -> MemoryGameStore:
     """Three finished games (4, 3 and 5 players) and one unfinished, in a memory store."""
     store = MemoryGameStore()
-    service = Service(store)
+    service = GameSession(store)
     for name in ("four_players.json", "three_players.json", "five_players.json"):
         play_script(service, name)
     play_script(service, "tag_team.json", stop=30)
@@ -43,12 +43,12 @@ def games() -> MemoryGameStore:
 
 @pytest.fixture
 def app(games: MemoryGameStore) -> AppState:
-    return build(Service(games))
+    return build(GameSession(games))
 
 
 def home_rows(app: AppState) -> list[dict]:
     """Summaries in Home's order: unfinished games first, then past games."""
-    rows = app.service.store.list_games()
+    rows = app.library.store.list_games()
     return [s for s in rows if not s["finished"]] + [s for s in rows if s["finished"]]
 
 
@@ -65,7 +65,7 @@ FOUR = ["Dana", "Eli", "Fatima", "Gus"]
 
 def test_review_opens_with_the_final_scoreboard_and_leaves_the_table_alone(app) -> None:
     open_review(app, FOUR)
-    assert app.screen == "review" and app.service.game is None
+    assert app.screen == "review" and app.table is None
     board = app.review.scoreboard
     assert value(app.root, "winner") == f"{board.winner} wins!"
     for row in board.rows:
@@ -249,7 +249,7 @@ def test_rules_groups_and_rulings(app) -> None:
 
 def test_help_button_on_a_resolution_step_opens_its_section_and_comes_back(
         tmp_path) -> None:
-    service = Service(TinyDBGameStore(tmp_path))
+    service = GameSession(TinyDBGameStore(tmp_path))
     play_script(service, "four_players.json", stop=200)
     script = json.loads((EXAMPLES / "four_players.json").read_text())
     # rewind to the first Withdraw step of the game
@@ -271,7 +271,7 @@ def test_help_button_on_a_resolution_step_opens_its_section_and_comes_back(
 
 
 def test_help_button_on_each_phase_screen() -> None:
-    service = Service(MemoryGameStore())
+    service = GameSession(MemoryGameStore())
     play_script(service, "three_players.json", stop=12)
     app = build(service)
     app.go("game")
@@ -300,7 +300,7 @@ def _next_command(app: AppState):
 # --- card catalogue ----------------------------------------------------------------------------
 
 def test_catalogue_marks_unknown_values_and_saves_an_edit(tmp_path) -> None:
-    app = build(Service(TinyDBGameStore(tmp_path)))
+    app = build(GameSession(TinyDBGameStore(tmp_path)))
     click(app.root, "catalogue")
     assert value(app.root, "cat-count").startswith("9 card(s)")
     assert "Starting card · ? · Power ?\nUnknown: kind, Power" in texts(
@@ -318,13 +318,13 @@ def test_catalogue_marks_unknown_values_and_saves_an_edit(tmp_path) -> None:
     click(app.root, "edit-kind-conflict")
     click(app.root, "edit-save")
     assert app.error is None and not has(app.root, "card-editor")
-    entry = next(c for c in app.service.catalogue().clan_cards if c.id == "BR-HUNT")
+    entry = next(c for c in app.library.catalogue().clan_cards if c.id == "BR-HUNT")
     assert (entry.power, entry.kind) == (2, "conflict")
     assert next(c for c in app.catalogue.clan_cards if c.id == "BR-HUNT").power == 2
 
 
 def test_catalogue_new_ally_export_and_import(tmp_path) -> None:
-    app = build(Service(TinyDBGameStore(tmp_path)))
+    app = build(GameSession(TinyDBGameStore(tmp_path)))
     click(app.root, "catalogue")
     click(app.root, "cat-tab-allies")
     click(app.root, "cat-new")

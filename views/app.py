@@ -14,7 +14,8 @@ from pathlib import Path
 
 import flet as ft
 
-from companion.library.service import Service
+from companion.library.library import Library
+from companion.library.session import GameSession
 from companion.storage import (
     FolderBusy,
     FolderReadOnly,
@@ -113,7 +114,7 @@ class FolderProblem:
 
 
 class DataFolder:
-    """The process's data folder: one writable service (the lock is taken once per process)
+    """The process's data folder: one writable library (the lock is taken once per process)
     shared by every session, or the problem that stopped it; also a read-only view."""
 
     errors = (StorageError, OSError)
@@ -126,8 +127,8 @@ class DataFolder:
         self.auto_backup = auto_backup
         """Write an automatic backup when this process takes the folder (the app does)."""
         self.backup: threading.Thread | None = None
-        """That backup, being written in the background (it holds the service's lock)."""
-        self.service: Service | None = None
+        """That backup, being written in the background (it holds the library's lock)."""
+        self.library: Library | None = None
         self.hub: TableHub | None = None
         """Every table of this process (once the folder is open for writing)."""
         self.problem: FolderProblem | None = None
@@ -136,7 +137,7 @@ class DataFolder:
         read-only for every session (reviews, statistics, exports; nothing that writes)."""
         self.sessions: weakref.WeakSet[AppState] = weakref.WeakSet()
         """The sessions on this folder (redrawn when queued actions reach the disk)."""
-        self._review: Service | None = None
+        self._review: Library | None = None
         self._lock = threading.Lock()
         self._saver: threading.Thread | None = None
         self._wake = threading.Event()
@@ -146,7 +147,7 @@ class DataFolder:
         """Open the folder for writing unless already open (read-only if this process may not
         write there: see `read_only_reason`); the problem, or None."""
         with self._lock:
-            if self.service is not None:
+            if self.library is not None:
                 return None
             try:
                 store = TinyDBGameStore(self.path, role=self.role, address=self.address)
@@ -164,11 +165,11 @@ class DataFolder:
                                              self._readable())
                 return self.problem
             self.hub = TableHub(store)
-            self.service, self.problem = self.hub.service, None
+            self.library, self.problem = self.hub.library, None
             if self.auto_backup and not store.read_only:  # only the holder writes
                 from companion.library.backups import AutoBackups
 
-                self.backup = AutoBackups.of(self.service).write_in_background()
+                self.backup = AutoBackups.of(self.library).write_in_background()
             return None
 
     def _readable(self) -> bool:
@@ -178,23 +179,23 @@ class DataFolder:
             return False
         return True
 
-    def _open_review(self) -> Service:
+    def _open_review(self) -> Library:
         if self._review is None:
-            self._review = Service(TinyDBGameStore(self.path, read_only=True))
+            self._review = Library(TinyDBGameStore(self.path, read_only=True))
         return self._review
 
-    def read_only(self) -> Service:
-        """A service that reviews the folder without writing (shared by sessions).
+    def read_only(self) -> Library:
+        """A library that reviews the folder without writing (shared by sessions).
 
         Raises: FolderUnavailable (or another OSError) if it cannot be read either.
         """
         with self._lock:
             return self._open_review()
 
-    def _services(self) -> list[Service]:
-        """The folder's service and every open table's."""
+    def _sessions(self) -> list[GameSession]:
+        """The session of every open table."""
         tables = self.hub.open_tables() if self.hub is not None else []
-        return [s for s in (self.service, *(t.service for t in tables)) if s is not None]
+        return [t.session for t in tables]
 
     def keep_saving(self, every: float = RETRY_SAVE_EVERY) -> None:
         """Write the actions a disk refused in the background, every `every` seconds while any
@@ -222,15 +223,15 @@ class DataFolder:
             except Exception as err:  # noqa: BLE001 - a bug here must not stop the retries
                 log.warning("queued actions not saved in the background: %r", err)
 
-    def save_queued(self) -> list[Service]:
+    def save_queued(self) -> list[GameSession]:
         """Write the queued actions of every open game the disk takes now; the sessions
         showing one of them are drawn again (their "Not saved yet" banner goes). Returns the
-        services now saved."""
-        waiting = [svc for svc in self._services() if svc.unsaved]
+        sessions now saved."""
+        waiting = [svc for svc in self._sessions() if svc.unsaved]
         saved = [svc for svc in waiting if svc.save_now()]
         if saved:
             for app in list(self.sessions):
-                if any(app.service is svc for svc in saved):
+                if any(app.session is svc for svc in saved):
                     redraw = partial(app.render, keep_news=True)
                     if app.later is not None:
                         app.later(redraw)
@@ -240,14 +241,14 @@ class DataFolder:
 
     def flush(self) -> None:
         """Save what can be saved now (a session ended): unsaved actions, the index."""
-        svc = self.service
-        if svc is None:
+        library = self.library
+        if library is None:
             return
-        for each in self._services():
+        for each in self._sessions():
             each.save_now()
-        svc.save_stats()  # the statistics counted so far: the next start need not count them
+        library.save_stats()  # the statistics counted so far: the next start need not count
         try:
-            svc.store.flush()
+            library.store.flush()
         except self.errors:
             pass  # the journals hold every saved action; the index is rebuilt from them
 
@@ -258,14 +259,14 @@ class DataFolder:
         with self._lock:
             if self.hub is not None:
                 self.hub.stop_clocks()  # the app closes: every open game's clock stops
-            for each in self._services():
+            for each in self._sessions():
                 each.save_now()
-            if self.service is not None:
-                self.service.save_stats()
-            for svc in (self.service, self._review):
-                if svc is not None:
-                    with svc.lock:  # an automatic backup being written finishes first
-                        svc.store.close()
+            if self.library is not None:
+                self.library.save_stats()
+            for library in (self.library, self._review):
+                if library is not None:
+                    with library.lock:  # an automatic backup being written finishes first
+                        library.store.close()
 
 
 def connection_strip(app: AppState) -> ft.Control:
@@ -316,8 +317,8 @@ def render(app: AppState) -> None:
 def on_folder(app: AppState, folder: DataFolder) -> None:
     """A session on the process's data folder: read-only there if the folder is, and drawn
     again when its queued actions reach the disk."""
-    if folder.read_only_reason is not None and folder.service is not None \
-            and app.service is folder.service:
+    if folder.read_only_reason is not None and folder.library is not None \
+            and app.library is folder.library:
         app.read_only_reason = folder.read_only_reason
     folder.sessions.add(app)
 
@@ -328,20 +329,20 @@ def back_in_front(folder: DataFolder, event: ft.AppLifecycleStateChangeEvent) ->
         folder.save_soon()
 
 
-def build(source: TableHub | Service | None, problem: FolderProblem | None = None,
+def build(source: TableHub | Library | GameSession | None, problem: FolderProblem | None = None,
           folder: DataFolder | None = None, *, host: bool = True) -> AppState:
     """An app state with its view tree built (used by tests and by `create_app`); with a
     problem, the start screen says what is wrong with the data folder.
 
-    A `Service` is the one-device shape of earlier versions: a hub on its store, this device
-    the host, and the service's open game (if any) opened at a table it referees.
+    A `Library` or a `GameSession` gives a hub on its store, this device the host, and the
+    session's open game (if any) opened at a table it referees.
     """
-    if folder is not None and folder.hub is not None and source is folder.service:
-        source = folder.hub  # the process's one hub on the folder's one writable service
+    if folder is not None and folder.hub is not None and source is folder.library:
+        source = folder.hub  # the process's one hub on the folder's one writable library
     app = AppState(source, render, problem, folder, host=host)
     if folder is not None:
         on_folder(app, folder)
-    if isinstance(source, Service) and source.game is not None and app.hub is not None:
+    if isinstance(source, GameSession) and source.game is not None and app.hub is not None:
         table = app.hub.open_table(source.game.header.game_id)
         table.claim_referee(app.device, app.hub.host_key)
         app.set_table(table)
@@ -349,18 +350,19 @@ def build(source: TableHub | Service | None, problem: FolderProblem | None = Non
     return app
 
 
-def create_app(source: TableHub | Service | DataFolder, *, base_urls: list[str] | None = None
-               ) -> Callable[[ft.Page], None]:
+def create_app(source: TableHub | Library | GameSession | DataFolder, *,
+               base_urls: list[str] | None = None) -> Callable[[ft.Page], None]:
     """The Flet `main` of a server hosting tables on `source`'s store (the process's data
     folder: a session that ends saves what it can).
 
     Each session is a device: the host (the desktop window, or a browser that proved the host
-    key with `/?key=...`; with a `Service`, every session, as in earlier versions) or a
+    key with `/?key=...`; with a library or a session, every session) or a
     device that joins a table by its address and a code.
     """
-    fixed = TableHub(source.store) if isinstance(source, Service) else \
-        source if isinstance(source, TableHub) else None
-    everyone_hosts = isinstance(source, Service)
+    everyone_hosts = isinstance(source, Library | GameSession)
+    fixed = source if isinstance(source, TableHub) else TableHub(
+        source.store, library=source if isinstance(source, Library) else None
+    ) if everyone_hosts else None
 
     def main(page: ft.Page) -> None:
         page.title = "Vendetta Companion"
@@ -380,7 +382,7 @@ def create_app(source: TableHub | Service | DataFolder, *, base_urls: list[str] 
             on_folder(app, folder)
             folder.keep_saving()
             page.on_app_lifecycle_state_change = lambda e: back_in_front(folder, e)
-        if isinstance(source, Service) and source.game is not None:
+        if isinstance(source, GameSession) and source.game is not None:
             app.open_game(source.game.header.game_id)
         shell = Shell(page, app)
         live = LiveSync(page, app, shell.sync, on_end=folder.flush if folder else None)
@@ -392,7 +394,7 @@ def create_app(source: TableHub | Service | DataFolder, *, base_urls: list[str] 
         if live.browser:
             shell.sync()  # a blank page until the device's local storage is read
         if hub is not None:  # the first screen is on its way: count statistics meanwhile
-            hub.service.warm_stats(WARM_STATS_AFTER)
+            hub.library.warm_stats(WARM_STATS_AFTER)
             warm_screen("stats", WARM_STATS_AFTER)
 
     return main

@@ -15,7 +15,7 @@ COUNT_NAMES = {"clan_cards": "clan card(s)", "allies": "Ally card(s)", "relics":
 
 def export_text(app: AppState) -> str:
     """The user's catalogue as indented JSON."""
-    return json.dumps(app.service.export_catalogue(), indent=1, ensure_ascii=False)
+    return json.dumps(app.library.export_catalogue(), indent=1, ensure_ascii=False)
 
 
 def on_import_change(app: AppState, value: str) -> None:

@@ -89,7 +89,7 @@ async def save(app: AppState, name: str, data: bytes) -> None:
 
 async def on_backup_save(app: AppState) -> None:
     """Everything in one file."""
-    name, data = await asyncio.to_thread(backup_file, app.service)
+    name, data = await asyncio.to_thread(backup_file, app.library)
     await save(app, name, data)
 
 
@@ -100,7 +100,7 @@ async def on_game_save(app: AppState) -> None:
         say(app, None, "Choose a game first.")
         return
     try:
-        name, data = game_file(app.service, gid)
+        name, data = game_file(app.library, gid)
     except (KeyError, StorageError) as err:
         say(app, None, f"This game cannot be saved: {err}")
         return
@@ -109,7 +109,7 @@ async def on_game_save(app: AppState) -> None:
 
 async def on_catalogue_save(app: AppState) -> None:
     """The card catalogue in one file."""
-    name, data = catalogue_file(app.service)
+    name, data = catalogue_file(app.library)
     await save(app, name, data)
 
 
@@ -131,7 +131,7 @@ def on_catalogue_share(app: AppState) -> None:
 def _check(app: AppState, name: str, raw: bytes, progress: Any = None
            ) -> Preview | ImportRefused:
     try:
-        return preview(app.service, raw, name, progress)
+        return preview(app.library, raw, name, progress)
     except ImportRefused as err:
         return err
 
@@ -203,7 +203,7 @@ async def on_file_result(app: AppState, e: Any):  # noqa: ANN201
 async def on_auto_open(app: AppState, name: str) -> None:
     """Preview an automatic backup (checked off the UI loop)."""
     try:
-        raw = AutoBackups.of(app.service).read(name)
+        raw = AutoBackups.of(app.library).read(name)
     except (KeyError, OSError) as err:
         say(app, None, f"This backup cannot be read: {err}")
         return
@@ -213,7 +213,7 @@ async def on_auto_open(app: AppState, name: str) -> None:
 def _apply(app: AppState, chosen: Preview) -> tuple[str | None, str | None]:
     """(what changed, None) or (None, why nothing changed)."""
     try:
-        return apply(app.service, chosen), None
+        return apply(app.library, chosen), None
     except ReadOnlyStore:
         return None, f"Not done: {read_only_text(app)} Nothing was changed."
     except (ImportRefused, CatalogueError, StorageError) as err:
@@ -227,7 +227,7 @@ def _show_apply(app: AppState, outcome: tuple[str | None, str | None]) -> None:
     said, problem = outcome
     if said is not None:
         _draft(app).pop("preview", None)
-        app.catalogue = app.service_catalogue()
+        app.catalogue = app.stored_catalogue()
     say(app, said, problem)
 
 
@@ -260,7 +260,7 @@ def on_cancel(app: AppState) -> None:
 async def on_auto_now(app: AppState) -> None:
     """Write an automatic backup now (if anything changed since the last one)."""
     try:
-        made = await asyncio.to_thread(AutoBackups.of(app.service).write)
+        made = await asyncio.to_thread(AutoBackups.of(app.library).write)
     except OSError as err:
         say(app, None, f"No backup written: {describe_os_error(err)}")
         return
@@ -345,7 +345,7 @@ def _games_card(app: AppState) -> ft.Control:
     search = d.setdefault("game-search", {})
     query = str(search.get("q") or "").strip() or None
     try:
-        games = app.service.store.list_games(limit=GAMES_SHOWN, query=query)
+        games = app.library.store.list_games(limit=GAMES_SHOWN, query=query)
     except Exception:  # noqa: BLE001 - a broken index must not hide the rest of the page
         games = []
     options = [Option(g["game_id"], ", ".join(g.get("players") or []) or g["game_id"],
@@ -361,7 +361,7 @@ def _games_card(app: AppState) -> ft.Control:
 
 
 def _auto_card(app: AppState) -> ft.Control:
-    auto = AutoBackups.of(app.service)
+    auto = AutoBackups.of(app.library)
     rows: list[ft.Control] = [heading("Automatic backups", 19)]
     if auto.folder is None:
         rows.append(text("This table keeps no data folder, so nothing is backed up "
@@ -391,10 +391,10 @@ def data_view(app: AppState) -> list[ft.Control]:
     app.on_file_chosen = on_file_result  # a file chosen in the picker comes here
     d = _draft(app)
     try:
-        games = app.service.store.count_games()
+        games = app.library.store.count_games()
     except Exception:  # noqa: BLE001 - a broken index must not hide the restore
         games = 0
-    cards = len(app.service.export_catalogue()) - 1
+    cards = len(app.library.export_catalogue()) - 1
     body: list[ft.Control] = []
     if d.get("message"):
         body.append(ft.Container(

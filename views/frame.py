@@ -13,6 +13,7 @@ import math
 
 import flet as ft
 
+from companion.story.words import title
 from models.common import location_name
 from models.state import GameState
 from views.state import AppState
@@ -30,11 +31,6 @@ from views.theme import (
     ident,
 )
 
-PHASE_NAMES = {
-    "setup": "Setup", "feed": "Feed", "location_setup": "Location Setup",
-    "hand_building": "Hand Building", "planning": "Planning", "resolution": "Resolution",
-    "game_over": "Game over",
-}
 NEWS_LINES = {"phone": 7, "landscape": 2, "wide": 12}
 """Wrapped lines of news the pinned area shows before pointing to the Log."""
 
@@ -54,9 +50,9 @@ def where_line(s: GameState) -> str:
     """Round, phase and step (a seat's subtitle: never another player's numbers)."""
     parts = [f"Round {s.round}"] if s.round else []
     if s.phase == "resolution" and s.location is not None and s.step:
-        parts.append(f"{location_name(s.location.id)} · {s.step.capitalize()}")
+        parts.append(f"{location_name(s.location.id)} · {title(s.step)}")
     else:
-        parts.append(PHASE_NAMES.get(s.phase, s.phase))
+        parts.append(title(s.phase))
     return " · ".join(parts)
 
 
@@ -127,7 +123,7 @@ def on_retry_click(app: AppState) -> None:
 
 def save_banner(app: AppState) -> ft.Control | None:
     """What is not saved yet and why, with a Retry button (None when all is saved)."""
-    svc = app.service
+    svc = app.session
     if svc is None or not svc.unsaved:
         return None
     lines = [
@@ -178,7 +174,7 @@ def news(app: AppState) -> list[ft.Control]:
     rest = len(app.notice) - len(shown)
     if rest and not app.is_referee:  # a seat or the board has no Log: every line, here
         shown, rest = list(app.notice), 0
-    more = bool(rest) and app.service.game is not None and app.screen in ("game", "table")
+    more = bool(rest) and app.table is not None and app.screen in ("game", "table")
     # The same news (e.g. the same effect applied again) is kept as it is on screen.
     out.append(app.memo("notice", (tuple(shown), rest, more),
                         lambda: _news_box(app, shown, rest, more)))

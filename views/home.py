@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import flet as ft
 
+from companion.library.kinds import kind_id, known
 from views.frame import frame
 from views.pager import page_start, pager
 from views.state import AppState
@@ -28,6 +29,13 @@ def on_review_open(app: AppState, game_id: str) -> None:
 
 def _game_row(app: AppState, s: dict, i: int) -> ft.Control:
     players = ", ".join(s.get("players") or [])
+    when = str(s.get("updated") or s.get("created") or "")[:16].replace("T", " ")
+    if not known(s):
+        return card(text(players or str(s.get("game_id")), 18, bold=True),
+                    text(f"A game of {kind_id(s)!r}: this version of the app does not know "
+                         "it. It needs a newer version.", 15, color=MUTED,
+                         ident_=f"unknown-{i}"),
+                    text(when, 13, color=MUTED))
     if s.get("finished"):
         scores = s.get("scores") or {}
         detail = f"Won by {s.get('winner')}  ·  " + ", ".join(
@@ -37,7 +45,6 @@ def _game_row(app: AppState, s: dict, i: int) -> ft.Control:
         phase = str(s.get("phase", "")).replace("_", " ")
         detail = f"Round {s.get('round')} · {phase}" if s.get("round") else "Setting up"
         label = "Resume"
-    when = str(s.get("updated") or s.get("created") or "")[:16].replace("T", " ")
     done = bool(s.get("finished"))
     review = button("Review", lambda e: on_review_open(app, s["game_id"]),
                     primary=done or app.read_only, expand=True, ident_=f"review-{i}")
@@ -76,7 +83,7 @@ def on_page_turn(app: AppState, finished: bool, step: int) -> None:
 
 def _page(app: AppState, finished: bool) -> tuple[list[dict], list[ft.Control]]:
     """One page of games, newest first, and (if there are more) its pager."""
-    store, d = app.service.store, app.draft("home")
+    store, d = app.library.store, app.draft("home")
     total = store.count_games(finished)
     start = d[finished] = page_start(d.get(finished, 0), PAGE[finished], total)
     games = store.list_games(finished, PAGE[finished], offset=start)

@@ -1,5 +1,5 @@
 """The action log, newest first; the top line is what Undo takes back. Its sentences come from
-the one narrator (`companion.story.review`)."""
+the one narrator (`companion.story.narrator`, in English through `companion.story.review`)."""
 
 import flet as ft
 

@@ -12,8 +12,8 @@ from views.theme import MUTED, button, card, error_box, heading, ident, text
 def on_retry_click(app: AppState) -> None:
     """Try to open the data folder again (e.g. after the other app was closed)."""
     problem = app.folder.try_open() if app.folder else app.problem
-    if app.folder and app.folder.service is not None:
-        app.use(app.folder.service, reason=app.folder.read_only_reason)
+    if app.folder and app.folder.library is not None:
+        app.use(app.folder.library, reason=app.folder.read_only_reason)
     else:
         app.problem = problem
         app.error = "Still not available."
@@ -25,11 +25,11 @@ def on_review_click(app: AppState) -> None:
     if app.folder is None:
         return
     try:
-        service = app.folder.read_only()
+        library = app.folder.read_only()
     except app.folder.errors as err:
         app.fail(f"Cannot read it either: {err}")
         return
-    app.use(service, reason=app.problem.message if app.problem else None)
+    app.use(library, reason=app.problem.message if app.problem else None)
 
 
 def problem_view(app: AppState) -> list[ft.Control]:

@@ -4,10 +4,10 @@ import flet as ft
 
 from companion.rules.game import Game
 from companion.story.review import headline, state_after
+from companion.story.words import title
 from models.common import location_name
 from models.state import GameState
 from views.dashboard import dashboard_view
-from views.frame import PHASE_NAMES
 from views.state import AppState
 from views.theme import GOLD, MUTED, button, card, text
 from views.timeline_view import groups_of
@@ -28,9 +28,9 @@ def stops(app: AppState, game: Game) -> list[int]:
 
 def _where(s: GameState) -> str:
     parts = [f"Round {s.round}"] if s.round else []
-    parts.append(PHASE_NAMES.get(s.phase, s.phase))
+    parts.append(title(s.phase))
     if s.phase == "resolution" and s.location is not None and s.step:
-        parts.append(f"{location_name(s.location.id)}, {s.step.capitalize()}")
+        parts.append(f"{location_name(s.location.id)}, {title(s.step)}")
     return " · ".join(parts)
 
 

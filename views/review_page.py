@@ -3,7 +3,8 @@
 import flet as ft
 
 from companion.story.review import blood_series, conflict_powers, influence_series
-from views.frame import PHASE_NAMES, frame
+from companion.story.words import title
+from views.frame import frame
 from views.replay_view import replay_view
 from views.review_charts import legend, line_chart, power_chart
 from views.scoreboard import scoreboard_view
@@ -46,7 +47,7 @@ def score_view(app: AppState) -> list[ft.Control]:
     if game.scoreboard is not None:
         return scoreboard_view(game.scoreboard)
     s = game.state
-    where = f"Round {s.round}, {PHASE_NAMES.get(s.phase, s.phase)}" if s.round else "setup"
+    where = f"Round {s.round}, {title(s.phase)}" if s.round else "setup"
     return [text(f"This game is not finished: it stopped at {where}. Resume it from Home; "
                  "the Replay shows its table.", 17, color=MUTED, ident_="not-finished")]
 

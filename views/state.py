@@ -20,7 +20,8 @@ from urllib.parse import parse_qs, urlsplit
 import flet as ft
 from pydantic import ValidationError
 
-from companion.library.service import Service, UnsavedActions
+from companion.library.library import Library
+from companion.library.session import GameSession, UnsavedActions
 from companion.rules.catalogue import CatalogueError, shipped
 from companion.rules.errors import AccessError, RuleError, StaleVersion, TableError, brief
 from companion.storage import StorageError, describe_os_error
@@ -78,14 +79,14 @@ counts (a tap sooner was aimed at the screen before: about a human reaction time
 class AppState:
     """One session's UI state; `render()` rebuilds the screen from it."""
 
-    def __init__(self, source: TableHub | Service | None,
+    def __init__(self, source: TableHub | Library | GameSession | None,
                  render: Callable[[AppState], None] | None = None,
                  problem: Any = None, folder: Any = None, *,
                  device: str | None = None, host: bool = True, client: str | None = None):
         self.hub: TableHub | None = source if isinstance(source, TableHub | None) else \
-            TableHub(source.store)
+            TableHub(source.store, library=source if isinstance(source, Library) else None)
         """Every table of this server (None only with a problem)."""
-        self._service = self.hub.service if self.hub is not None else None
+        self._library = self.hub.library if self.hub is not None else None
         self.problem = problem
         """Why the data folder could not be opened (views.app.FolderProblem), or None: while
         set, every address shows the problem screen."""
@@ -163,17 +164,20 @@ class AppState:
 
     # --- catalogue --------------------------------------------------------------------------
 
-    def service_catalogue(self) -> Catalogue:
+    def stored_catalogue(self) -> Catalogue:
         """The catalogue as stored now (after a restore or an import)."""
         return self._load_catalogue()
 
     @property
-    def service(self) -> Service:
-        """The service of the game shown (the table's), else the one for what is not a
-        table's: the catalogue, the history, reviews (None only with a problem)."""
-        if self.table is not None:
-            return self.table.service
-        return self._service  # type: ignore[return-value]
+    def library(self) -> Library:
+        """The data folder's library: the catalogue, the history, reviews, files (None only
+        with a problem)."""
+        return self._library  # type: ignore[return-value]
+
+    @property
+    def session(self) -> GameSession | None:
+        """The session storing the game of the table this device is at (None: no table)."""
+        return self.table.session if self.table is not None else None
 
     @property
     def catalogue(self) -> Catalogue:
@@ -187,42 +191,42 @@ class AppState:
         self._catalogue = value
 
     def _load_catalogue(self) -> Catalogue:
-        if self._service is None:
+        if self._library is None:
             return shipped()
         try:
-            return self.service.catalogue()
+            return self._library.catalogue()
         except CatalogueError:
             return shipped()  # a damaged user catalogue must not stop the table
 
     @property
     def read_only(self) -> bool:
         """Whether games can only be reviewed here (another process owns the data folder)."""
-        return self._service is not None and self._service.read_only
+        return self._library is not None and self._library.read_only
 
-    def use(self, service: Service, reason: str | None = None) -> None:
-        """Switch to a service (after the data folder could be opened) and go home."""
-        self.hub = TableHub(service.store)
-        self._service, self.problem, self.read_only_reason = service, None, reason
-        self.catalogue = None  # read again from this service when needed
+    def use(self, library: Library, reason: str | None = None) -> None:
+        """Switch to a library (after the data folder could be opened) and go home."""
+        self.hub = TableHub(library.store, library=library)
+        self._library, self.problem, self.read_only_reason = library, None, reason
+        self.catalogue = None  # read again from this library when needed
         self.go("home")
 
     def remember(self, section: str, entry: dict[str, Any]) -> None:
         """Remember card values entered during play; the game goes on if they can't be saved."""
         try:
-            self.catalogue = self.service.remember(
+            self.catalogue = self.library.remember(
                 section, {k: v for k, v in entry.items() if v is not None})
         except (ValueError, *SAVE_ERRORS):
             return
 
     def remember_card(self, section: str, entry: dict[str, Any]) -> None:
-        """Save a card's printed values through the service, then reload the catalogue.
+        """Save a card's printed values in the library, then reload the catalogue.
 
         Raises:
             CatalogueError: impossible values (the message names the card and field), or the
                 disk refused to save them.
         """
         try:
-            self.catalogue = self.service.remember(section, entry)
+            self.catalogue = self.library.remember(section, entry)
         except SAVE_ERRORS as err:
             raise CatalogueError(f"cannot save: {save_problem(err)}") from None
 
@@ -233,7 +237,7 @@ class AppState:
             CatalogueError: malformed document, or the disk refused it; nothing is saved.
         """
         try:
-            self.catalogue = self.service.import_catalogue(doc)
+            self.catalogue = self.library.import_catalogue(doc)
         except SAVE_ERRORS as err:
             raise CatalogueError(f"cannot save: {save_problem(err)}") from None
         return self.catalogue
@@ -379,7 +383,7 @@ class AppState:
         if self.review is not None and self.review.header.game_id == game_id:
             return None
         try:
-            self.review = self.service.load_game(game_id)
+            self.review = self.library.load_game(game_id)
         except KeyError:
             return f"There is no stored game {game_id!r}."
         except Exception as err:  # noqa: BLE001 - any load failure is shown, not raised
@@ -497,7 +501,7 @@ class AppState:
         if self.game.state.phase == "game_over":
             from companion.library.backups import AutoBackups
 
-            AutoBackups.of(self.service).write_in_background()  # a game ended: keep a copy
+            AutoBackups.of(self.library).write_in_background()  # a game ended: keep a copy
         if self.screen not in ("game", "table"):
             self.go("game")
         else:
@@ -530,10 +534,13 @@ class AppState:
 
     def retry_save(self) -> None:
         """Try again to write the actions the disk refused."""
+        session = self.session
+        if session is None:
+            return
         try:
-            self.service.retry_save()
+            session.retry_save()
         except SAVE_ERRORS as err:
-            self.service.save_error = save_problem(err)
+            session.save_error = save_problem(err)
         self.render()
 
     def open_game(self, game_id: str) -> None:

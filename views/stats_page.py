@@ -6,7 +6,7 @@ from datetime import UTC, date, datetime, timedelta
 
 import flet as ft
 
-from companion.library.service import Service
+from companion.library.library import Library
 from companion.library.stats import Stats
 from companion.rules.clock import length_text
 from views.frame import frame
@@ -214,7 +214,7 @@ def _filters_panel(app: AppState, d: dict) -> ft.Control:
                 text("Players at the table", SMALL, color=MUTED), counts, *variants)
 
 
-def figures(app: AppState, history: Service, kwargs: dict) -> Stats | None:
+def figures(app: AppState, history: Library, kwargs: dict) -> Stats | None:
     """The figures for these filters, or None while they are being counted: the screen is
     drawn again when they are ready (a page that cannot be drawn from another thread waits)."""
     if app.later is None:
@@ -240,7 +240,7 @@ def on_stats_counted(app: AppState, future: Future) -> None:
             app.render(keep_news=True)
 
 
-def counting_card(history: Service) -> ft.Control:
+def counting_card(history: Library) -> ft.Control:
     """Said while the figures are being counted."""
     games = history.store.count_games(finished=True)
     return card(ft.Row([ft.ProgressRing(width=22, height=22, stroke_width=3),
@@ -290,7 +290,7 @@ def stats_view(app: AppState) -> list[ft.Control]:
                lambda e: on_filters_toggle(app), primary=False, ident_="stats-filters"))]
     if d["open"]:
         body.append(_filters_panel(app, d))
-    history = app.hub.service if app.hub is not None else app.service  # shared: one cache
+    history = app.library  # the hub's: one cache
     stats = figures(app, history, kwargs)
     body += [counting_card(history)] if stats is None else figure_cards(app, stats)
     return frame(app, "Statistics", body, subtitle="Across your finished games")

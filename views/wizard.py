@@ -24,7 +24,7 @@ def known_names(app: AppState) -> list[str]:
     """Player names from earlier games, most recent first."""
     seen: dict[str, None] = {}
     try:
-        games = app.service.store.list_games(limit=50)
+        games = app.library.store.list_games(limit=50)
     except Exception:  # noqa: BLE001
         games = []
     for g in games:

@@ -25,6 +25,8 @@ from companion.storage import (
     describe_os_error,
     read_import_file,
 )
+from companion.story.narrator import event_note
+from companion.story.words import render
 from models.cards import VICTIM, AllyCard, RelicCard
 from models.commands import COMMAND_ADAPTER, AnyCommand
 from models.common import CLANS, Clan, Frozen, location_name
@@ -315,26 +317,9 @@ def _dump(data: Any) -> None:
 def event_text(state: GameState, event: AnyEvent) -> str | None:
     """A random outcome or a cause said in words, from the state just before the event (who
     was drawn, who caused a Frenzy, which card a Frenzy drained and how, §2, §10); None for
-    other events."""
-    def name(seat: int | None) -> str:
-        return state.players[seat].name if seat is not None else "?"
-
-    match event.type:
-        case "first_player_chosen" if event.random:
-            return f"{name(event.player)} drawn at random to hold the Ambition token"
-        case "clans_offered" if event.random:
-            return f"clans drawn at random: {', '.join(event.clans)}"
-        case "frenzy_entered":
-            cause = ("" if event.by is None else ", by their own effect" if event.by ==
-                     event.player else f", caused by {name(event.by)}")
-            return f"{name(event.player)} enters Frenzy{cause}"
-        case "card_drained" if event.frenzy:
-            card = next(c for c in state.players[event.player].alliance if c.uid == event.uid)
-            how = ("drawn at random" if event.random else
-                   "drained directly by its own ability"
-                   if card.card.ability == "drained_in_frenzy" else "drawn at the table")
-            return f"Frenzy: {name(event.player)}'s {card.card.name} ({event.uid}) {how}"
-    return None
+    other events. The narrator's note, in English."""
+    note = event_note(state, event)
+    return None if note is None else render(note, [p.name for p in state.players])
 
 
 def event_log(game: Game) -> list[dict[str, Any]]:
@@ -447,21 +432,21 @@ class IOFailure(Exception):
     """A file or the data folder cannot be read or written (exit 4)."""
 
 
-def _service(data_dir: str | None, write: bool) -> Any:
-    """A service on the data folder: writable (waits briefly for the lock) or read-only.
+def _library(data_dir: str | None, write: bool) -> Any:
+    """The library of the data folder: writable (waits briefly for the lock) or read-only.
 
     Raises:
         FolderBusy: another process writes there (exit 3).
         FolderUnavailable: the folder cannot be opened (exit 4).
     """
-    from companion.library.service import Service
+    from companion.library.library import Library
     from companion.storage import TinyDBGameStore
     from companion.storage.paths import resolve_data_dir
 
     folder = resolve_data_dir(data_dir, create=False)
     if write:
-        return Service(TinyDBGameStore(folder, wait=CLI_LOCK_WAIT, role="command line"))
-    return Service(TinyDBGameStore(folder, read_only=True))
+        return Library(TinyDBGameStore(folder, wait=CLI_LOCK_WAIT, role="command line"))
+    return Library(TinyDBGameStore(folder, read_only=True))
 
 
 def _check_output(path: str) -> None:
@@ -515,7 +500,7 @@ def cmd_catalogue(action: str, path: str | None, data_dir: str | None) -> int:
     doc = _read_input(path, MAX_CATALOGUE_BYTES) if action == "import" and path else None
     if action == "export" and path:
         _check_output(path)
-    svc = _service(data_dir, write=action == "import")
+    svc = _library(data_dir, write=action == "import")
     try:
         if action == "export":
             _write_output(path, json.dumps(svc.export_catalogue(), indent=1) + "\n")
@@ -550,7 +535,7 @@ def cmd_games(action: str, args: list[str], data_dir: str | None) -> int:
         doc = _read_input(args[0], MAX_IMPORT_BYTES if action == "import" else MAX_BACKUP_BYTES)
     elif action in ("export", "backup"):
         _check_output(args[-1])
-    svc = _service(data_dir, write=doc is not None)
+    svc = _library(data_dir, write=doc is not None)
     store = svc.store
     try:
         _report_damage(store)

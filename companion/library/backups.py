@@ -2,7 +2,7 @@
 restored or imported, and a rotating set of automatic backups in the data folder.
 
 Everything read goes through the store's export API and everything restored or imported
-through the service (`Service.check_backup`/`restore_backup`, `check_game`/`import_game`,
+through the library (`Library.check_backup`/`restore_backup`, `check_game`/`import_game`,
 `check_catalogue`/`import_catalogue`): a restore validates every game (replayed by the rules
 engine) and the catalogue as an import does, is staged and committed all or nothing, and a
 refused file changes nothing.
@@ -26,7 +26,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from companion.library.service import FileCheck, Progress, Service
+from companion.library.library import FileCheck, Library, Progress
 from companion.rules.catalogue import SECTIONS, CatalogueError
 from companion.storage import (
     BACKUP_FORMAT,
@@ -103,7 +103,7 @@ class Preview:
     created: str | None = None
     """When the backup was made, if it says."""
     checked: FileCheck | None = field(default=None, repr=False)
-    """The service's check of a game or backup file (its games are not replayed again)."""
+    """The library's check of a game or backup file (its games are not replayed again)."""
 
     @property
     def new_games(self) -> int:
@@ -111,44 +111,44 @@ class Preview:
         return sum(not g.stored for g in self.games)
 
 
-def fingerprint(service: Service) -> str:
+def fingerprint(library: Library) -> str:
     """A digest of the stored games and the catalogue: changes whenever they change (from the
     stamps of the store's summary chunks, so no summary is read; a rebuilt index may change it
     without a change of data, which costs one backup more, never one less)."""
-    stamps = [stamp for stamp, _ in service.store.summary_chunks()]
-    data = dumps(stamps) + dumps(service.store.load_catalogue())
+    stamps = [stamp for stamp, _ in library.store.summary_chunks()]
+    data = dumps(stamps) + dumps(library.store.load_catalogue())
     return hashlib.sha256(data.encode()).hexdigest()[:8]
 
 
-def backup_file(service: Service, now: datetime | None = None) -> tuple[str, bytes]:
+def backup_file(library: Library, now: datetime | None = None) -> tuple[str, bytes]:
     """Everything (games and catalogue) as one backup file: (suggested name, bytes)."""
     when = now or datetime.now(UTC)
-    doc = service.store.export_backup()
+    doc = library.store.export_backup()
     return f"vendetta-backup-{stamp(when)}.json", (dumps(doc) + "\n").encode()
 
 
-def game_file(service: Service, game_id: str) -> tuple[str, bytes]:
+def game_file(library: Library, game_id: str) -> tuple[str, bytes]:
     """One stored game as a file: (suggested name, bytes).
 
     Raises:
         KeyError: no such game; StorageError: it cannot be read.
     """
-    doc = service.store.export_game(game_id)
+    doc = library.store.export_game(game_id)
     players = "-".join(re.sub(r"[^A-Za-z0-9]+", "", p)[:10] for p in
                        (doc.get("summary") or {}).get("players", [])) or "game"
     return f"vendetta-game-{players}-{game_id}.json", (json.dumps(doc, indent=1) + "\n").encode()
 
 
-def catalogue_file(service: Service) -> tuple[str, bytes]:
+def catalogue_file(library: Library) -> tuple[str, bytes]:
     """The user's card catalogue as a shareable file: (suggested name, bytes)."""
-    doc = service.export_catalogue()
+    doc = library.export_catalogue()
     return "vendetta-catalogue.json", (json.dumps(doc, indent=1, ensure_ascii=False)
                                        + "\n").encode()
 
 
-def preview(service: Service, raw: bytes, name: str, progress: Progress | None = None
+def preview(library: Library, raw: bytes, name: str, progress: Progress | None = None
             ) -> Preview:
-    """Read a chosen file and check all of it through the service, as applying it will,
+    """Read a chosen file and check all of it through the library, as applying it will,
     writing nothing.
 
     Every game new to this store is replayed by the rules engine (`progress` hears of each),
@@ -167,19 +167,19 @@ def preview(service: Service, raw: bytes, name: str, progress: Progress | None =
         if fmt == BACKUP_FORMAT:
             if not _has_cards(doc.get("catalogue")):  # no card values: the user's stay as
                 doc = {k: v for k, v in doc.items() if k != "catalogue"}  # they are
-            checked = service.check_backup(doc, progress)
+            checked = library.check_backup(doc, progress)
             created = doc.get("created")
             return Preview("backup", name, doc, _lines(checked.plan),
                            _counts(checked.plan.catalogue),
                            created if isinstance(created, str) else None, checked)
         if fmt == GAME_FORMAT:
-            checked = service.check_game(doc, progress)
+            checked = library.check_game(doc, progress)
             return Preview("game", name, doc, _lines(checked.plan), checked=checked)
         if any(key in doc for key in SECTIONS):
             if len(raw) > MAX_CATALOGUE_BYTES:
                 raise ImportRefused(f"a catalogue file may be at most "
                                     f"{MAX_CATALOGUE_BYTES // 1024} KB")
-            service.check_catalogue(doc)
+            library.check_catalogue(doc)
             return Preview("catalogue", name, doc, catalogue=_counts(doc))
     except (ImportRefused, CatalogueError) as err:
         raise ImportRefused(f"{name}: {err}") from None
@@ -187,8 +187,8 @@ def preview(service: Service, raw: bytes, name: str, progress: Progress | None =
                         f"(format is {str(fmt)[:40]!r})")
 
 
-def apply(service: Service, chosen: Preview) -> str:
-    """Restore, import or merge what a preview showed, through the service; says what
+def apply(library: Library, chosen: Preview) -> str:
+    """Restore, import or merge what a preview showed, through the library; says what
     changed.
 
     Checked again as it is written (games the preview replayed are not replayed again), all
@@ -198,13 +198,13 @@ def apply(service: Service, chosen: Preview) -> str:
         (another app owns the data folder); OSError (nothing written).
     """
     if chosen.kind == "backup":
-        added = service.restore_backup(chosen.doc, chosen.checked)
+        added = library.restore_backup(chosen.doc, chosen.checked)
         extra = " and the card catalogue" if chosen.catalogue is not None else ""
         return f"Restored {len(added)} game(s){extra} from {chosen.name}."
     if chosen.kind == "game":
-        gid = service.import_game(chosen.doc, chosen.checked)
+        gid = library.import_game(chosen.doc, chosen.checked)
         return f"Imported the game {gid} from {chosen.name}."
-    service.import_catalogue(chosen.doc)
+    library.import_catalogue(chosen.doc)
     return f"Merged the card catalogue from {chosen.name}."
 
 
@@ -239,16 +239,16 @@ def _lines(plan: ImportPlan) -> list[GameLine]:
 class AutoBackups:
     """The rotating set of automatic backups of one data folder."""
 
-    def __init__(self, service: Service, folder: Path | None) -> None:
-        self.service = service
+    def __init__(self, library: Library, folder: Path | None) -> None:
+        self.library = library
         self.folder = folder
         """Where they are kept (None: this store has no data folder; nothing is written)."""
 
     @classmethod
-    def of(cls, service: Service) -> AutoBackups:
-        """The automatic backups of the service's data folder (if its store has one)."""
-        data_dir = getattr(service.store, "data_dir", None)
-        return cls(service, Path(data_dir) / BACKUP_DIR if data_dir else None)
+    def of(cls, library: Library) -> AutoBackups:
+        """The automatic backups of the library's data folder (if its store has one)."""
+        data_dir = getattr(library.store, "data_dir", None)
+        return cls(library, Path(data_dir) / BACKUP_DIR if data_dir else None)
 
     def listing(self) -> list[AutoBackup]:
         """The automatic backups, newest first (files with other names are ignored)."""
@@ -283,25 +283,25 @@ class AutoBackups:
         returns the new backup (None: nothing to back up, already up to date, or this process
         may not write in the data folder: read-only, closed, or the folder held elsewhere).
 
-        Holds the service's lock throughout, so the store is not closed (and the folder given
+        Holds the library's lock throughout, so the store is not closed (and the folder given
         up) while a backup is written.
         Raises:
             OSError: the folder or file cannot be written (nothing is deleted then).
         """
         if self.folder is None:
             return None
-        with self.service.lock:
-            store = self.service.store
+        with self.library.lock:
+            store = self.library.store
             if not store.writable:
                 return None
             if not store.count_games() and not store.load_catalogue():
                 return None
-            mark = fingerprint(self.service)
+            mark = fingerprint(self.library)
             newest = self.listing()
             if newest and newest[0].fingerprint == mark and not force:
                 return None
             when = now or datetime.now(UTC)
-            _, data = backup_file(self.service, when)
+            _, data = backup_file(self.library, when)
             count = len(json.loads(data)["games"])
             self.folder.mkdir(parents=True, exist_ok=True)
             remove_temp_files(self.folder)  # left by a killed write; only the holder writes
@@ -314,7 +314,7 @@ class AutoBackups:
         """Write an automatic backup on a thread (app start, a game's end); a failure is
         logged, never raised: the table goes on. None: nothing to do here (no data folder, or
         this process may not write in it)."""
-        if self.folder is None or not self.service.store.writable:
+        if self.folder is None or not self.library.store.writable:
             return None
 
         def run() -> None:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
+from companion.library.kinds import is_vendetta
 from models.common import Frozen
 
 
@@ -241,7 +242,7 @@ def tally(summaries: Iterable[dict[str, Any]], *, since: date | datetime | None 
     t = Totals()
     clans, players, haven = t.clans, t.players, t.haven
     for s in summaries:
-        if not s.get("finished") or s.get("winner") is None:
+        if not s.get("finished") or s.get("winner") is None or not is_vendetta(s):
             continue
         rows = _standings(s)
         if counts is not None and s.get("player_count", len(rows)) not in counts:

@@ -16,6 +16,8 @@ from companion.rules.queries import present_players, rivals, teammates, turn_ord
 from models.cards import AllianceCard
 from models.common import Frozen, LocationId, Step
 from models.events import BloodChanged, EffectResolved, PowerModified
+from models.message import msg
+from models.said import Said
 from models.state import GameState, PowerModifier
 
 EFFECT_STEP: dict[str, Step] = {
@@ -127,7 +129,7 @@ def resolve(ctx: Ctx, due: DueEffect, accept: bool, include_teammate: bool) -> N
     loc = s.locations[s.location_index]
     owner, key = due.owner, due.effect
     targets = _targets(s, owner, include_teammate)
-    reason = f"{due.label.rsplit(' (', 1)[0]} ({key})"
+    reason = Said(msg("{card} ({effect})", card=due.label.rsplit(" (", 1)[0], effect=key))
     ctx.emit(EffectResolved(uid=due.uid, player=owner, accepted=accept))
     if not accept:
         return
@@ -175,10 +177,11 @@ def play_triggers(state: GameState, seat: int, where: LocationId,
                 continue
             for card in loc.positions[holder].cards:
                 if card.face_up and card.card and card.card.effect == "BR03":
-                    label = f"{card.card.label()} (BR03)"
-                    if partner:
-                        label += ", reaching the partner by its owner's choice"
-                    out.append((holder, label, loc.id))
+                    name = card.card.name or card.card.id or "card"
+                    label = msg("{card} ({power}) (BR03), reaching the partner by its owner's "
+                                "choice", card=name, power=card.card.power) if partner else \
+                        msg("{card} ({power}) (BR03)", card=name, power=card.card.power)
+                    out.append((holder, Said(label), loc.id))
     return out
 
 
@@ -204,4 +207,5 @@ def on_acquire(ctx: Ctx, seat: int, card: AllianceCard) -> None:
     n_cards = len(ctx.state.players[seat].alliance)
     gains = {"acquire_gain_5": 5, "acquire_gain_3": 3, "acquire_gain_per_card": n_cards}
     if ability in gains:
-        gain_blood(ctx, seat, gains[ability], "gain", f"{card.card.name} joined the Alliance")
+        gain_blood(ctx, seat, gains[ability], "gain",
+                   msg("{card} joined the Alliance", card=card.card.name))

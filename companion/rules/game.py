@@ -48,6 +48,8 @@ class GameHeader(Frozen):
     """A new table, or an entered position."""
     kind: Literal["setup", "position"]
     """Which of the two `start` is."""
+    game: Literal["vendetta"] = "vendetta"
+    """Which game of the family this is (`companion.library.kinds`)."""
 
 
 class ReplayError(ValueError):
@@ -328,7 +330,9 @@ class Game:
         """Rebuild a game from its header and journal entries.
 
         With `verify`, every command is executed again and must give the recorded events
-        (refuses a tampered log). Clock entries are kept in `clock` and change no state.
+        (refuses a tampered log); the game then holds the events the engine gave, whose words
+        are messages even where an older file holds English text. Clock entries are kept in
+        `clock` and change no state.
 
         Raises:
             ReplayError: an entry is malformed, refused by the rules, or inconsistent.
@@ -353,8 +357,13 @@ class Game:
                     action = Action(command=COMMAND_ADAPTER.validate_python(entry["command"]),
                                     events=EVENT_LIST_ADAPTER.validate_python(entry["events"]),
                                     at=entry.get("at"))
-                    if verify and execute(game.state, action.command) != action.events:
-                        raise ReplayError("its events differ from what the command gives")
+                    if verify:
+                        events = execute(game.state, action.command)
+                        if events != action.events:
+                            raise ReplayError("its events differ from what the command gives")
+                        # equal, they read the same; the engine's carry their messages where
+                        # an older file holds English text (models.said)
+                        action = action.model_copy(update={"events": events})
                     game._push(action, reuse=i != last)
                     game.redo_stack.clear()
                 else:

@@ -4,11 +4,12 @@ Each works on an action in progress (`Ctx`): it emits events into the action's p
 """
 
 import random
+from typing import Any
 
 from companion.rules.apply import apply_in_place
-from companion.rules.errors import RuleError
+from companion.rules.errors import RuleError, card_arg, english
 from companion.rules.queries import active_abilities, teammates
-from models.cards import ClanCard
+from models.cards import AllyCard, ClanCard, LocationCard, RelicCard
 from models.commands import AnyCommand
 from models.common import LocationId
 from models.events import (
@@ -25,6 +26,7 @@ from models.events import (
     PlayerEliminated,
     Withdrew,
 )
+from models.message import Message, msg
 from models.state import GameState, LocationState
 
 
@@ -37,6 +39,8 @@ class Ctx:
         self.events: list[AnyEvent] = []
         self.rng = random.Random(f"{state.seed}:{state.events}")
         self.draws = list(command.draws) if command.draws is not None else None
+        self.cards: dict[str, str] = {}
+        """Names of the cards this action's refusal may name, by id (`card`)."""
 
     def emit(self, event: AnyEvent) -> None:
         """Record an event and fold it into the working state."""
@@ -47,23 +51,30 @@ class Ctx:
         """Player's name."""
         return self.state.players[seat].name
 
-    def fail(self, rule: str, message: str, player: int | None = None,
+    def card(self, c: ClanCard | AllyCard | RelicCard | LocationCard) -> Any:
+        """A card as a refusal's argument (`errors.card_arg`)."""
+        return card_arg(c, self.cards)
+
+    def fail(self, rule: str, message: Message, player: int | None = None,
              error: type[RuleError] = RuleError) -> RuleError:
-        """Build the error for this command."""
+        """Build the error for this command: the reason as a message, and in English with the
+        players' names and the cards' names."""
         who = self.name(player) if player is not None else None
-        return error(rule, self.command.type, message, who)
+        names = [p.name for p in self.state.players]
+        return error(rule, self.command.type, message, who, seat=player,
+                     reason=english(message, names, self.cards))
 
 
 # --- Blood, Frenzy, Drain, Diablerie (§9, §10, §11, §14) --------------------------------------
 
-def gain_blood(ctx: Ctx, player: int, amount: int, kind: str, reason: str,
+def gain_blood(ctx: Ctx, player: int, amount: int, kind: str, reason: Message | str,
                by: int | None = None) -> None:
     """Gain Blood from the Bank."""
     if amount > 0 and not ctx.state.players[player].eliminated:
         ctx.emit(BloodChanged(player=player, delta=amount, kind=kind, reason=reason, by=by))
 
 
-def lose_blood(ctx: Ctx, player: int, amount: int, by: int | None, reason: str,
+def lose_blood(ctx: Ctx, player: int, amount: int, by: int | None, reason: Message | str,
                where: LocationId | None = None) -> int:
     """Lose as much as possible of `amount` Blood; a Pool reaching 0 enters Frenzy (§10, §14)."""
     p = ctx.state.players[player]
@@ -76,7 +87,7 @@ def lose_blood(ctx: Ctx, player: int, amount: int, by: int | None, reason: str,
     return taken
 
 
-def steal_blood(ctx: Ctx, thief: int, victim: int, amount: int, reason: str,
+def steal_blood(ctx: Ctx, thief: int, victim: int, amount: int, reason: Message | str,
                 where: LocationId | None = None) -> int:
     """Steal as much as possible; the victim may enter Frenzy, caused by the thief (§14)."""
     p = ctx.state.players[victim]
@@ -90,9 +101,14 @@ def steal_blood(ctx: Ctx, thief: int, victim: int, amount: int, reason: str,
     return taken
 
 
+FRENZY_REWARD = "sent a player into Frenzy"
+"""The reason of the Influence for sending a player into Frenzy (§10)."""
+
+
 def frenzy_reward(state: GameState, by: int, where: LocationId | None) -> list[tuple[int, str]]:
-    """Influence the causer of a Frenzy gains, with reasons (§10; The Collar and Ally, §15)."""
-    rewards = [(1, "sent a player into Frenzy")]
+    """Influence the causer of a Frenzy gains, with reasons: `FRENZY_REWARD`, else the name of
+    the card that gives it (§10; The Collar and Ally, §15)."""
+    rewards = [(1, FRENZY_REWARD)]
     rewards += [(1, c.card.name) for c in active_abilities(state, by)
                 if c.card.ability == "frenzy_bonus"]
     if where is None and state.phase == "resolution":
@@ -114,8 +130,9 @@ def frenzy(ctx: Ctx, player: int, by: int | None, where: LocationId | None = Non
     if (by is not None and by != player and not teammates(s, by, player)
             and not s.players[by].eliminated):
         for amount, why in frenzy_reward(s, by, where):
-            ctx.emit(InfluenceChanged(player=by, delta=amount, by=by,
-                                      reason=f"{why}: {ctx.name(player)}"))
+            said = msg("sent a player into Frenzy: {who}", who=ctx.name(player)) \
+                if why == FRENZY_REWARD else msg("{card}: {who}", card=why, who=ctx.name(player))
+            ctx.emit(InfluenceChanged(player=by, delta=amount, by=by, reason=said))
     p = s.players[player]
     while p.blood == 0 and not p.eliminated:
         active = [c.uid for c in p.alliance if not c.drained]
@@ -138,12 +155,12 @@ def _draw(ctx: Ctx, player: int, active: list[str]) -> tuple[str, bool]:
     if ctx.draws is None:
         return ctx.rng.choice(active), True
     if not ctx.draws:
-        raise ctx.fail("§10", "entered Frenzy: say which Alliance card was drawn "
-                              f"(one of {active})", player)
+        raise ctx.fail("§10", msg("entered Frenzy: say which Alliance card was drawn (one of "
+                                  "{cards})", cards=active), player)
     uid = ctx.draws.pop(0)
     if uid not in active:
-        raise ctx.fail("§10", f"the drawn card {uid!r} is not an active card of their "
-                              f"Alliance (one of {active})", player)
+        raise ctx.fail("§10", msg("the drawn card {ref} is not an active card of their Alliance "
+                                  "(one of {cards})", ref=repr(uid), cards=active), player)
     return uid, False
 
 
@@ -152,7 +169,8 @@ def drain(ctx: Ctx, player: int, uid: str, *, frenzy: bool, drawn_randomly: bool
     p = ctx.state.players[player]
     card = next(c for c in p.alliance if c.uid == uid)
     ctx.emit(CardDrained(player=player, uid=uid, frenzy=frenzy, random=drawn_randomly))
-    gain_blood(ctx, player, card.card.drain_blood, "drain", f"drained {card.card.name}")
+    gain_blood(ctx, player, card.card.drain_blood, "drain",
+               msg("drained {card}", card=card.card.name))
     if card.card.kind == "vampire":
         take_diablerie(ctx, player, 2 if card.card.ability == "AL14" else 1)
 
@@ -169,7 +187,7 @@ def take_diablerie(ctx: Ctx, player: int, count: int) -> None:
 
 
 def withdraw_player(ctx: Ctx, seat: int, loc: LocationState, reveal: dict[str, ClanCard],
-                    reason: str) -> None:
+                    reason: Message | str) -> None:
     """Move a withdrawing player's Blood to the Pool and cards to the Prince's Haven (§8.1)."""
     pos = loc.positions[seat]
     if pos.blood:

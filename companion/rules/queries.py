@@ -2,7 +2,9 @@
 
 from models.cards import AllianceCard
 from models.common import PLANNING_TURNS, LocationId
+from models.message import msg
 from models.power import CardPower, PowerBreakdown
+from models.said import Said
 from models.state import ConflictResult, DeployedCard, GameState, LocationState
 
 REWARDS = {1: (1, 1, 1), 2: (2, 2, 1), 3: (3, 2, 1)}
@@ -143,19 +145,23 @@ def conflict_result(state: GameState, loc: LocationState) -> ConflictResult:
     return ConflictResult(totals=totals, ranking=ranking, outcome="contested")
 
 
-def conflict_tie_notes(state: GameState, result: ConflictResult) -> list[str]:
+def conflict_tie_notes(state: GameState, result: ConflictResult) -> list[Said]:
     """Each tie in a Conflict ranking: who won it and why (§1 turn order, §15 win-ties Ally),
-    judged on the state in which the ranking was made."""
+    judged on the state in which the ranking was made; kept as messages with the names as
+    text (`models.said`)."""
     names = [p.name for p in state.players]
     notes = []
     for upper, lower in zip(result.ranking, result.ranking[1:], strict=False):
         if result.totals[upper] != result.totals[lower]:
             continue
-        won, lost = names[upper], names[lower]
-        why = (f"{won} holds the Ally that wins all ties"
-               if wins_ties(state, upper) and not wins_ties(state, lower)
-               else f"{won} is earlier in turn order")
-        notes.append(f"{won} wins the tie with {lost} on {result.totals[upper]} Power: {why}")
+        args = {"won": names[upper], "lost": names[lower], "power": result.totals[upper]}
+        if wins_ties(state, upper) and not wins_ties(state, lower):
+            note = msg("{won} wins the tie with {lost} on {power} Power: {won} holds the Ally "
+                       "that wins all ties", **args)
+        else:
+            note = msg("{won} wins the tie with {lost} on {power} Power: {won} is earlier in "
+                       "turn order", **args)
+        notes.append(Said(note))
     return notes
 
 

@@ -1,6 +1,8 @@
 """End of Game scoring with its tie-breaks, individual and tag team (§11, §12)."""
 
 from companion.rules.queries import full_turn_order, wins_ties
+from models.message import Message, msg
+from models.said import Said
 from models.state import GameState, InfluenceBreakdown, Scoreboard, ScoreRow, TeamRow
 
 Key = tuple[int, bool, int, int]
@@ -18,21 +20,61 @@ def influence(state: GameState, seat: int) -> InfluenceBreakdown:
                               relic=relic, diablerie=-p.diablerie, total=total)
 
 
-def tie_notes(upper: str, lower: str, a: Key, b: Key, holder: str | None = None
-              ) -> tuple[str, str] | None:
+TIE_NOTES: dict[tuple[str, bool], tuple[Message, Message]] = {
+    ("ally", False): (
+        msg("won the tie with {lower} on {influence} Influence: {holder} holds the Ally that wins "
+            "all ties"),
+        msg("lost the tie with {upper} on {influence} Influence: {holder} holds the Ally that wins "
+            "all ties")),
+    ("blood", False): (
+        msg("won the tie with {lower} on {influence} Influence: {upper} has more Blood ({more} to "
+            "{less})"),
+        msg("lost the tie with {upper} on {influence} Influence: {upper} has more Blood ({more} to "
+            "{less})")),
+    ("turn", False): (
+        msg("won the tie with {lower} on {influence} Influence and {blood} Blood: {upper} is "
+            "earlier in turn order"),
+        msg("lost the tie with {upper} on {influence} Influence and {blood} Blood: {upper} is "
+            "earlier in turn order")),
+    ("ally", True): (
+        msg("won the tie with team {lower} on {influence} Influence: {holder} holds the Ally that "
+            "wins all ties"),
+        msg("lost the tie with team {upper} on {influence} Influence: {holder} holds the Ally that "
+            "wins all ties")),
+    ("blood", True): (
+        msg("won the tie with team {lower} on {influence} Influence: team {upper} has more Blood "
+            "({more} to {less})"),
+        msg("lost the tie with team {upper} on {influence} Influence: team {upper} has more Blood "
+            "({more} to {less})")),
+    ("turn", True): (
+        msg("won the tie with team {lower} on {influence} Influence and {blood} Blood: team "
+            "{upper} is earlier in turn order"),
+        msg("lost the tie with team {upper} on {influence} Influence and {blood} Blood: team "
+            "{upper} is earlier in turn order")),
+}
+"""The notes of a tie's winner and loser by why it was won (the win-ties Ally, more Blood,
+turn order) and whether teams tied: templates of the messages (`models.message`)."""
+
+
+def tie_notes(upper: str, lower: str, a: Key, b: Key, holder: str | None = None, *,
+              team: bool = False) -> tuple[Said, Said] | None:
     """The notes of the row that won a tie and of the one that lost it, said plainly: who won
-    and why (§12; `holder`: who holds the win-ties Ally, §15); None if they did not tie."""
+    and why (§12; `holder`: who holds the win-ties Ally, §15; `team`: `upper` and `lower` are
+    team names); None if they did not tie. Kept as messages with the names as text: they are
+    saved with the final scoreboard (`models.said`)."""
     if a[0] != b[0]:
         return None
-    on = f"on {-a[0]} Influence"
-    if a[1] != b[1]:
-        why = f"{holder or upper} holds the Ally that wins all ties"
-    elif a[2] != b[2]:
-        why = f"{upper} has more Blood ({-a[2]} to {-b[2]})"
+    why = "ally" if a[1] != b[1] else "blood" if a[2] != b[2] else "turn"
+    args = {"upper": upper, "lower": lower, "influence": -a[0]}
+    if why == "ally":
+        args["holder"] = holder or (f"team {upper}" if team else upper)
+    elif why == "blood":
+        args |= {"more": -a[2], "less": -b[2]}
     else:
-        on += f" and {-a[2]} Blood"
-        why = f"{upper} is earlier in turn order"
-    return f"won the tie with {lower} {on}: {why}", f"lost the tie with {upper} {on}: {why}"
+        args["blood"] = -a[2]
+    won, lost = TIE_NOTES[why, team]
+    return (Said(won.model_copy(update={"args": args})),
+            Said(lost.model_copy(update={"args": args})))
 
 
 def scoreboard(state: GameState) -> Scoreboard:
@@ -50,7 +92,7 @@ def scoreboard(state: GameState) -> Scoreboard:
 
     seats = sorted(range(len(state.players)),
                    key=lambda s: (state.players[s].eliminated, *key(s)))
-    notes: dict[int, str] = {}
+    notes: dict[int, Said] = {}
     name = [p.name for p in state.players]
     for upper, lower in zip(seats, seats[1:], strict=False):
         if state.players[upper].eliminated != state.players[lower].eliminated:
@@ -91,10 +133,9 @@ def _team_rows(state: GameState, breakdowns: dict[int, InfluenceBreakdown],
                     None)
 
     names = sorted(members, key=key)
-    notes: dict[str, str] = {}
+    notes: dict[str, Said] = {}
     for upper, lower in zip(names, names[1:], strict=False):
-        pair = tie_notes(f"team {upper}", f"team {lower}", key(upper), key(lower),
-                         holder(upper))
+        pair = tie_notes(upper, lower, key(upper), key(lower), holder(upper), team=True)
         if pair:
             notes.setdefault(upper, pair[0])
             notes.setdefault(lower, pair[1])

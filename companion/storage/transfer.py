@@ -13,7 +13,7 @@ from typing import Any
 
 from .records import ImportRefused, StoredGame
 
-CURRENT_SCHEMA_VERSION = 3
+CURRENT_SCHEMA_VERSION = 4
 """Schema of the documents this release writes; it equals models.common.SCHEMA_VERSION."""
 GAME_FORMAT = "vendetta-companion/game"
 BACKUP_FORMAT = "vendetta-companion/backup"
@@ -178,6 +178,14 @@ def _v2_to_v3(doc: dict[str, Any]) -> dict[str, Any]:
     return doc
 
 
+@migration(3)
+def _v3_to_v4(doc: dict[str, Any]) -> dict[str, Any]:
+    """v3 → v4: a header and a summary may say which game of the family they hold (`"game"`;
+    missing means Vendetta, which every v3 game is). Nothing changes but the version, so that
+    an app that knows only v3 refuses a v4 file, perhaps of another game, as too new."""
+    return doc
+
+
 def migrate(
     doc: dict[str, Any],
     target: int = CURRENT_SCHEMA_VERSION,
@@ -324,6 +332,9 @@ def check_header(header: object, where: str = "header") -> None:
         raise _refuse(_join(where, "schema_version"),
                       f"must be {CURRENT_SCHEMA_VERSION}, not {version!r}")
     _check_time(header.get("created"), _join(where, "created"), required=True)
+    if "game" in header and (not isinstance(header["game"], str)
+                             or id_problem(header["game"]) is not None):
+        raise _refuse(_join(where, "game"), "must name a game (letters, digits, - and _)")
 
 
 def check_summary(summary: object, where: str = "summary") -> None:

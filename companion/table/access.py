@@ -38,6 +38,7 @@ from companion.rules.queries import deployed_owners
 from companion.table import collect
 from models.commands import AnyCommand
 from models.common import location_name
+from models.message import Message, msg, player
 from models.state import GameState
 from models.table import (
     Allowed,
@@ -60,9 +61,9 @@ TURN_COMMANDS = {"pick_clan", "pick_relic", "play_card", "pass_turn", "drain"}
 """Seat commands allowed only when it is the seat's turn or pick (`Legal.actor`)."""
 
 COLLECTED = {
-    "choose_withdraw": "Stay/Withdraw is chosen secretly, each on their own device (§8.1)",
-    "reveal": "each player names their own face-down cards (§8.2)",
-    "take_back_blood": "each player enters their own take-back (§15)",
+    "choose_withdraw": msg("Stay/Withdraw is chosen secretly, each on their own device (§8.1)"),
+    "reveal": msg("each player names their own face-down cards (§8.2)"),
+    "take_back_blood": msg("each player enters their own take-back (§15)"),
 }
 """Whole-table commands a seat contributes to instead of sending."""
 
@@ -75,8 +76,16 @@ def role_label(role: Role, state: GameState) -> str:
     return "the referee" if isinstance(role, Referee) else "the board"
 
 
-def _refuse(role: Role, state: GameState, action: str, reason: str) -> AccessError:
-    return AccessError(role_label(role, state), action, reason)
+READ_ONLY = msg("the board is read-only")
+"""The board's refusal of anything."""
+REFEREE_ONLY = msg("only the referee may do this")
+"""The refusal of a referee's action to another role."""
+
+
+def _refuse(role: Role, state: GameState, action: str, reason: Message) -> AccessError:
+    """The refusal: the role in words, the action, the reason as a message (in English with
+    the players' names)."""
+    return AccessError(role_label(role, state), action, reason, [p.name for p in state.players])
 
 
 def relic_usable(state: GameState, player: int) -> bool:
@@ -94,35 +103,36 @@ def check_command(role: Role, command: AnyCommand, game: Game, pending: Pending 
     s = game.state
     action = command.type.replace("_", " ")
     if isinstance(role, Board):
-        raise _refuse(role, s, action, "the board is read-only")
+        raise _refuse(role, s, action, READ_ONLY)
     if isinstance(role, Referee):
         if command.type == "choose_withdraw" and pending and pending.choices:
-            raise _refuse(role, s, action, "players are choosing Stay/Withdraw secretly; "
-                                           "enter the remaining choices instead (§8.1)")
+            raise _refuse(role, s, action, msg("players are choosing Stay/Withdraw secretly; "
+                                               "enter the remaining choices instead (§8.1)"))
         return
     me = role.player
     if command.type in COLLECTED:
         raise _refuse(role, s, action, COLLECTED[command.type])
     if command.type not in SEAT_COMMANDS:
-        raise _refuse(role, s, action, "only the referee may do this")
+        raise _refuse(role, s, action, REFEREE_ONLY)
     lg = game.legal()
     if command.type == "resolve_effect":
         due = next((d for d in lg.due if d.uid == command.card), None)
         if due is not None and due.owner != me:
-            raise _refuse(role, s, action, f"{command.card} is {s.players[due.owner].name}'s "
-                                           "effect; they resolve it")
+            raise _refuse(role, s, action, msg("{card} is {owner}'s effect; they resolve it",
+                                               card=command.card, owner=player(due.owner)))
         return
-    player = seat_of(s, command.player)
-    if player != me:
-        raise _refuse(role, s, action, f"a seat acts only for its own player, not for "
-                                       f"{s.players[player].name}")
+    seat = seat_of(s, command.player)
+    if seat != me:
+        raise _refuse(role, s, action, msg("a seat acts only for its own player, not for "
+                                           "{player}", player=player(seat)))
     if command.type in TURN_COMMANDS and lg.actor != me:
-        now = f"it is {s.players[lg.actor].name}'s turn" if lg.actor is not None else \
-            "it is nobody's turn"
-        raise _refuse(role, s, action, f"not your turn: {now} ({lg.prompt})")
+        said = msg("not your turn: it is {actor}'s turn ({prompt})", actor=player(lg.actor),
+                   prompt=lg.prompt) if lg.actor is not None else \
+            msg("not your turn: it is nobody's turn ({prompt})", prompt=lg.prompt)
+        raise _refuse(role, s, action, said)
 
 
-def check_choose(role: Role, player: int, state: GameState, seats: dict[int, str]) -> None:
+def check_choose(role: Role, seat: int, state: GameState, seats: dict[int, str]) -> None:
     """Whether `role` may enter (or change) this player's Stay/Withdraw.
 
     Raises:
@@ -131,13 +141,14 @@ def check_choose(role: Role, player: int, state: GameState, seats: dict[int, str
     """
     action = "Stay/Withdraw"
     if isinstance(role, Board):
-        raise _refuse(role, state, action, "the board is read-only")
-    name = state.players[player].name
-    if isinstance(role, Seat) and role.player != player:
-        raise _refuse(role, state, action, f"each player chooses for themselves, not for {name}")
-    if isinstance(role, Referee) and player in seats:
-        raise _refuse(role, state, action, f"{name} chooses on their own device; free their "
-                                           "seat first if it is lost")
+        raise _refuse(role, state, action, READ_ONLY)
+    if isinstance(role, Seat) and role.player != seat:
+        raise _refuse(role, state, action, msg("each player chooses for themselves, not for "
+                                               "{player}", player=player(seat)))
+    if isinstance(role, Referee) and seat in seats:
+        raise _refuse(role, state, action, msg("{player} chooses on their own device; free "
+                                               "their seat first if it is lost",
+                                               player=player(seat)))
 
 
 def check_own(role: Role, players: set[int], state: GameState, action: str) -> None:
@@ -147,10 +158,11 @@ def check_own(role: Role, players: set[int], state: GameState, action: str) -> N
         AccessError: a seat entering for another player, or the board.
     """
     if isinstance(role, Board):
-        raise _refuse(role, state, action, "the board is read-only")
+        raise _refuse(role, state, action, READ_ONLY)
     if isinstance(role, Seat) and players - {role.player}:
         names = ", ".join(state.players[p].name for p in sorted(players - {role.player}))
-        raise _refuse(role, state, action, f"a seat enters only its own player's, not {names}'s")
+        raise _refuse(role, state, action, msg("a seat enters only its own player's, not "
+                                               "{players}'s", players=names))
 
 
 def check_referee(role: Role, state: GameState, action: str) -> None:
@@ -160,7 +172,7 @@ def check_referee(role: Role, state: GameState, action: str) -> None:
         AccessError: any other role.
     """
     if not isinstance(role, Referee):
-        raise _refuse(role, state, action, "only the referee may do this")
+        raise _refuse(role, state, action, REFEREE_ONLY)
 
 
 def card_owners(game: Game, uids) -> set[int]:
@@ -274,6 +286,8 @@ class TableView(BaseModel):
     """What this role may do now."""
     last_change: str | None = None
     """The last change of the table, in a few words (names no secret)."""
+    news: list[Message] = []
+    """The same change as messages (`last_change` says them in English, joined by "; ")."""
 
 
 def seat_list(state: GameState, seats: dict[int, str]) -> list[SeatInfo]:
@@ -284,7 +298,7 @@ def seat_list(state: GameState, seats: dict[int, str]) -> list[SeatInfo]:
 
 def view(role: Role, game: Game, pending: Pending | None, seats: dict[int, str], *,
          table_id: str, version: int, allow_viewers: bool,
-         last_change: str | None) -> TableView:
+         last_change: str | None, news: list[Message] | None = None) -> TableView:
     """What `role` may see of the table: secret choices are stripped (§8.1)."""
     s, lg = game.state, game.legal()
     who = collect.choosers(lg) if pending is not None else []
@@ -307,4 +321,5 @@ def view(role: Role, game: Game, pending: Pending | None, seats: dict[int, str],
         "chosen Stay or Withdraw.",
         seats=seat_list(s, seats),
         allow_viewers=allow_viewers, withdraw=withdraw, naming=naming, take_back=take,
-        allowed=allowed(role, game, pending, seats), last_change=last_change)
+        allowed=allowed(role, game, pending, seats), last_change=last_change,
+        news=list(news or []))

@@ -14,13 +14,14 @@ that restarts the Withdraw step). Every function here is pure: it returns a new 
 raises `InputRefused`, and never changes the game. Who may enter what is `companion.table.access`.
 """
 
-from companion.rules.errors import InputRefused
+from companion.rules.errors import InputRefused, card_arg
 from companion.rules.game import Game
 from companion.rules.legal import Legal
 from companion.rules.queries import deployed_owners, same_card, taken_cards
 from models.cards import ClanCard
 from models.commands import AnyCommand, ChooseWithdraw, Reveal, TakeBackBlood
 from models.common import location_name
+from models.message import Message, msg, player, term
 from models.table import Choice, Pending
 
 Kind = str
@@ -96,20 +97,33 @@ def needed_cards(game: Game, pending: Pending | None) -> dict[int, list[str]]:
     return {}
 
 
-def _need(game: Game, kind: Kind, action: str) -> Legal:
+NOT_NOW: dict[tuple[Kind, bool], Message] = {
+    ("withdraw", True): msg("Stay/Withdraw refused: not now, it is the {step} step ({rule})"),
+    ("withdraw", False): msg("Stay/Withdraw refused: not now, it is the {phase} phase ({rule})"),
+    ("take_back", True): msg("taking back Blood refused: not now, it is the {step} step "
+                             "({rule})"),
+    ("take_back", False): msg("taking back Blood refused: not now, it is the {phase} phase "
+                              "({rule})"),
+}
+"""The refusal of an input at another step (True) or outside Resolution (False), by kind."""
+
+
+def _need(game: Game, kind: Kind) -> Legal:
     if step_kind(game) != kind:
         lg = game.legal()
-        where = f"the {lg.step} step" if lg.step else f"the {lg.phase.replace('_', ' ')} phase"
         rule = {"withdraw": "§8.1", "revelation": "§8.2", "take_back": "§15"}[kind]
-        raise InputRefused(f"{action} refused: not now, it is {where} ({rule})")
+        said = NOT_NOW[kind, bool(lg.step)]
+        raise _refused(game, said.model_copy(update={"args": {
+            "step": term(str(lg.step)), "phase": term(lg.phase), "rule": rule}}))
     return game.legal()
 
 
-def _name(game: Game, player: int) -> str:
-    return game.state.players[player].name
+def _refused(game: Game, message: Message, cards: dict[str, str] | None = None) -> InputRefused:
+    """An input's refusal, said in English with the players' names (and the cards')."""
+    return InputRefused(message, [p.name for p in game.state.players], cards)
 
 
-def choose(game: Game, pending: Pending, player: int, choice: Choice | None) -> Pending:
+def choose(game: Game, pending: Pending, seat: int, choice: Choice | None) -> Pending:
     """Enter, change or (None) take back a player's secret Stay/Withdraw.
 
     When it is the last one, the choices become revealed.
@@ -118,21 +132,23 @@ def choose(game: Game, pending: Pending, player: int, choice: Choice | None) -> 
         InputRefused: not the Withdraw step, the player is not at the Location, or every choice
             is already in and revealed.
     """
-    lg = _need(game, "withdraw", "Stay/Withdraw")
+    lg = _need(game, "withdraw")
     if choice not in ("stay", "withdraw", None):
-        raise InputRefused(f"Stay/Withdraw refused: choose 'stay' or 'withdraw', not {choice!r}")
+        raise _refused(game, msg("Stay/Withdraw refused: choose 'stay' or 'withdraw', not "
+                                 "{choice}", choice=repr(choice)))
     who = choosers(lg)
-    if player not in who:
-        raise InputRefused(f"Stay/Withdraw refused for {_name(game, player)}: they are not at "
-                           f"{location_name(lg.location)} (§8.1)")
+    if seat not in who:
+        raise _refused(game, msg("Stay/Withdraw refused for {player}: they are not at "
+                                 "{location} (§8.1)", player=player(seat),
+                                 location=location_name(lg.location)))
     if pending.revealed:
-        raise InputRefused("Stay/Withdraw refused: every choice is in and revealed; they can no "
-                           "longer change (§8.1)")
+        raise _refused(game, msg("Stay/Withdraw refused: every choice is in and revealed; they "
+                                 "can no longer change (§8.1)"))
     choices = dict(pending.choices)
     if choice is None:
-        choices.pop(player, None)
+        choices.pop(seat, None)
     else:
-        choices[player] = choice
+        choices[seat] = choice
     return pending.model_copy(update={"choices": choices,
                                       "revealed": set(choices) >= set(who)})
 
@@ -145,12 +161,13 @@ def name_cards(game: Game, pending: Pending, cards: dict[str, ClanCard]) -> Pend
     """
     needed = {u for uids in needed_cards(game, pending).values() for u in uids}
     if not needed:
-        raise InputRefused("naming cards refused: no face-down card is being named now "
-                           "(§8.1, §8.2)")
+        raise _refused(game, msg("naming cards refused: no face-down card is being named now "
+                                 "(§8.1, §8.2)"))
     wrong = sorted(set(cards) - needed)
     if wrong:
-        raise InputRefused(f"naming cards refused: {wrong} are not face-down cards to name now; "
-                           f"these are {sorted(needed)} (§8.1, §8.2)")
+        raise _refused(game, msg("naming cards refused: {wrong} are not face-down cards to name "
+                                 "now; these are {needed} (§8.1, §8.2)", wrong=wrong,
+                                 needed=sorted(needed)))
     merged = {**pending.cards, **cards}
     _check_copies(game, cards, merged)
     return pending.model_copy(update={"cards": merged})
@@ -169,16 +186,19 @@ def _check_copies(game: Game, new: dict[str, ClanCard], merged: dict[str, ClanCa
     up = taken_cards(s)
     for uid, card in new.items():
         owner = owners[uid]
-        name = s.players[owner].name
+        names: dict[str, str] = {}
         if same_card(card.key(), up.get(owner, [])):
-            raise InputRefused(f"naming cards refused: {name} already has {card.label()} face "
-                               "up this round; each player owns one copy of each card (§2)")
+            raise _refused(game, msg("naming cards refused: {player} already has {card} ({power}) "
+                                     "face up this round; each player owns one copy of each card "
+                                     "(§2)", player=player(owner), card=card_arg(card, names),
+                                     power=card.power), names)
         twins = [u for u, c in merged.items()
                  if u != uid and owners.get(u) == owner and same_card(card.key(), [c.key() or ""])]
         if twins:
-            raise InputRefused(f"naming cards refused: {card.label()} is already named for "
-                               f"another of {name}'s face-down cards; each player owns one "
-                               "copy of each card (§2)")
+            raise _refused(game, msg("naming cards refused: {card} ({power}) is already named for "
+                                     "another of {player}'s face-down cards; each player owns "
+                                     "one copy of each card (§2)", card=card_arg(card, names),
+                                     power=card.power, player=player(owner)), names)
 
 
 def clear(game: Game, pending: Pending, player: int) -> Pending:
@@ -194,23 +214,26 @@ def clear(game: Game, pending: Pending, player: int) -> Pending:
         "amounts": {p: a for p, a in pending.amounts.items() if p != player}})
 
 
-def take_back(game: Game, pending: Pending, player: int, amount: int) -> Pending:
+def take_back(game: Game, pending: Pending, seat: int, amount: int) -> Pending:
     """Enter (or change) the Blood a player takes back at the Succubus Club.
 
     Raises:
         InputRefused: not awaiting the take-back, no Blood of theirs there, or out of range.
     """
-    lg = _need(game, "take_back", "taking back Blood")
-    most = lg.take_back.get(player)
+    lg = _need(game, "take_back")
+    most = lg.take_back.get(seat)
     if not isinstance(amount, int) or isinstance(amount, bool):
-        raise InputRefused(f"taking back Blood refused: {amount!r} is not a number of Blood")
+        raise _refused(game, msg("taking back Blood refused: {amount} is not a number of Blood",
+                                 amount=repr(amount)))
     if most is None:
-        raise InputRefused(f"taking back Blood refused for {_name(game, player)}: they have no "
-                           f"Blood at {location_name(lg.location)} (§15)")
+        raise _refused(game, msg("taking back Blood refused for {player}: they have no Blood at "
+                                 "{location} (§15)", player=player(seat),
+                                 location=location_name(lg.location)))
     if not 0 <= amount <= most:
-        raise InputRefused(f"taking back Blood refused for {_name(game, player)}: 0 to {most}, "
-                           f"not {amount} (§15)")
-    return pending.model_copy(update={"amounts": {**pending.amounts, player: amount}})
+        raise _refused(game, msg("taking back Blood refused for {player}: 0 to {most}, not "
+                                 "{amount} (§15)", player=player(seat), most=most,
+                                 amount=amount))
+    return pending.model_copy(update={"amounts": {**pending.amounts, seat: amount}})
 
 
 def command(game: Game, pending: Pending | None) -> AnyCommand | None:

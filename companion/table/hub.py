@@ -49,7 +49,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from companion.library.service import Service, Store
+from companion.library.library import Library
+from companion.library.session import GameSession
+from companion.library.store import Store
 from companion.storage import describe_os_error
 from companion.storage.files import atomic_write_bytes, move_aside, remove_temp_files
 from companion.table.keys import (
@@ -68,6 +70,7 @@ from companion.table.keys import (
     token_hash,
     with_seat_codes,
 )
+from models.message import msg
 from models.table import TableRecord
 
 if TYPE_CHECKING:
@@ -92,9 +95,10 @@ class TableHub:
     """
 
     def __init__(self, store: Store, data_dir: str | Path | None = None, *,
-                 clock: Callable[[], float] = time.monotonic, host_key: str | None = None):
+                 clock: Callable[[], float] = time.monotonic, host_key: str | None = None,
+                 library: Library | None = None):
         self.store = store
-        self.service = Service(store)
+        self.library = library or Library(store)
         """For what is not a table's: the catalogue, the history, reviewing a stored game."""
         folder = data_dir if data_dir is not None else getattr(store, "data_dir", None)
         self.tables_dir = Path(folder) / "tables" if folder is not None else None
@@ -186,7 +190,7 @@ class TableHub:
             OSError: the game or its table could not be stored.
         """
         with self._lock:
-            game = Service(self.store).new_game(start)
+            game = GameSession(self.store).new_game(start)
             return self._open_new(game, allow_viewers)
 
     def open_table(self, game_id: str, *, allow_viewers: bool = False) -> Table:
@@ -201,7 +205,7 @@ class TableHub:
             found = self._find(game_id)
             if found is not None:
                 return self._load(found)
-            return self._open_new(self.service.load_game(game_id), allow_viewers)
+            return self._open_new(self.library.load_game(game_id), allow_viewers)
 
     def get(self, table_id: str) -> Table:
         """The table with this id, loaded again after a restart.
@@ -214,7 +218,7 @@ class TableHub:
             if table_id in self._open:
                 return self._open[table_id]
             if table_id not in self._stored:
-                raise TableNotFound(f"there is no table {table_id!r}")
+                raise TableNotFound(msg("there is no table {table}", table=repr(table_id)))
             return self._load(table_id)
 
     def open_tables(self) -> list[Table]:
@@ -236,7 +240,7 @@ class TableHub:
         """
         with self._lock:
             table = self.get(table_id)
-            table.service.clock_stop()  # the game's clock runs while a table has it open
+            table.session.clock_stop()  # the game's clock runs while a table has it open
             del self._open[table_id]
             if self.tables_dir is not None:
                 (self.tables_dir / f"{table.game_id}.json").unlink(missing_ok=True)
@@ -247,7 +251,7 @@ class TableHub:
         tables stay stored and their clocks start again when they are opened)."""
         with self._lock:
             for table in self._open.values():
-                table.service.clock_stop()
+                table.session.clock_stop()
 
     def _find(self, game_id: str) -> str | None:
         for table_id, game in self.table_ids().items():
@@ -275,12 +279,13 @@ class TableHub:
             return self._open[table_id]
         record = self._stored[table_id]
         try:
-            game = self.service.load_game(record.game_id)
+            game = self.library.load_game(record.game_id)
         except KeyError:
             del self._stored[table_id]
             if self.tables_dir is not None:
                 (self.tables_dir / f"{record.game_id}.json").unlink(missing_ok=True)
-            raise TableNotFound(f"table {table_id}: its game {record.game_id} is gone") from None
+            raise TableNotFound(msg("table {table}: its game {game} is gone", table=table_id,
+                                    game=record.game_id)) from None
         from companion.table.collect import current
 
         record = record.model_copy(update={"epoch": record.epoch + 1})
@@ -297,7 +302,7 @@ class TableHub:
 
         table = Table(self, record, game)
         self._open[record.table_id] = table
-        table.service.clock_start()
+        table.session.clock_start()
         return table
 
 

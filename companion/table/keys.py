@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable
 
 from companion.rules.errors import TableError
+from models.message import msg
 from models.table import TableRecord
 
 CODE_ALPHABET = "ACDEFGHJKMNPQRTUVWXY34679"
@@ -38,7 +39,8 @@ class RateLimited(CodeRefused):
 
     def __init__(self, seconds: float):
         self.seconds = seconds
-        super().__init__(f"too many wrong codes: try again in {max(1, round(seconds))} s")
+        super().__init__(msg("too many wrong codes: try again in {seconds} s",
+                             seconds=max(1, round(seconds))))
 
 
 def new_code(length: int) -> str:
@@ -74,7 +76,7 @@ def token_hash(device: str) -> str:
         TableError: not a device token (16–128 letters, digits, - or _).
     """
     if not isinstance(device, str) or not DEVICE_TOKEN.match(device):
-        raise TableError("not a device token: expected 16 to 128 letters, digits, - or _")
+        raise TableError(msg("not a device token: expected 16 to 128 letters, digits, - or _"))
     return hashlib.sha256(device.encode()).hexdigest()
 
 

@@ -15,12 +15,11 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from companion.library.service import Service
-from companion.rules.engine import seat_of
-from companion.rules.errors import InputRefused, RuleError, StaleVersion, TableError
+from companion.library.session import GameSession
+from companion.rules.errors import InputRefused, RuleError, StaleVersion, TableError, english
 from companion.rules.game import Action, Game
-from companion.rules.queries import deployed_owners
 from companion.storage import describe_os_error
+from companion.story import narrator_commands
 from companion.table import access, collect
 from companion.table.access import TableView
 from companion.table.keys import (
@@ -33,6 +32,9 @@ from companion.table.keys import (
 )
 from models.cards import ClanCard
 from models.commands import COMMAND_ADAPTER, AnyCommand
+from models.message import Message, msg
+from models.message import player as player_ref
+from models.said import literal
 from models.table import Allowed, Board, Choice, Lobby, Pending, Referee, Role, Seat, TableRecord
 
 
@@ -57,6 +59,21 @@ log = logging.getLogger("companion.table.hub")
 Listener = Callable[[int], None]
 """Called with the table's new version after every change."""
 
+News = list[Message]
+"""One change of the table in a few messages (its parts, said joined by "; ")."""
+
+CODE_REFUSED = {
+    "seat": (msg("type the code for {player}'s seat first"), msg("wrong code for {player}'s seat")),
+    "referee": (msg("type the code for the referee first"), msg("wrong code for the referee")),
+    "board": (msg("type the code for the board first"), msg("wrong code for the board")),
+}
+"""The refusals of no code and of a wrong code, by what the code is for."""
+
+
+def _said(words: Message | str) -> Message:
+    """Words as a message (plain text, e.g. `describe`'s, says exactly itself)."""
+    return words if isinstance(words, Message) else literal(str(words))
+
 def _normal(code: str | None) -> str:
     return re.sub(r"[\s-]", "", code or "").upper()
 
@@ -64,44 +81,11 @@ def _normal(code: str | None) -> str:
 def _same(given: str | None, code: str) -> bool:
     return hmac.compare_digest(_normal(given).encode(), code.encode())
 
-WHAT_PLAYERS_DID = {
-    "play_card": "{who} played a card", "pass_turn": "{who} passed",
-    "drain": "{who} drained a card of their Alliance", "use_relic": "{who} used their Relic",
-    "peek": "{who} looked at a face-down card", "pick_clan": "{who} picked a clan",
-    "pick_relic": "{who} picked a Relic", "resolve_effect": "{who} resolved a card effect",
-}
-"""What a player's command did, in plain words ({who}: the player's name)."""
-WHAT_THE_TABLE_DID = {
-    "choose_withdraw": "the Stay/Withdraw choices were revealed",
-    "reveal": "the face-down cards were turned up", "next_step": "the table moved on a step",
-    "take_back_blood": "the Blood taken back was entered",
-    "apply_effect": "an effect was applied by hand", "feed": "Feed was entered",
-    "place_allies": "the Allies were placed", "finish_hand_building": "Hand Building ended",
-    "set_first_player": "the first player was chosen", "offer_clans": "the clans were drawn",
-    "offer_relics": "the Relics were drawn",
-    "place_location_cards": "the Location cards were placed",
-}
-"""What a whole-table command did, in plain words."""
 
-
-def describe(command: AnyCommand, game: Game) -> str:
-    """Who did what, in a few plain words, for "the table changed: ..." and the news of an
-    undo (names no secret: a face-down card stays "a card")."""
-    s = game.state
-    kind = command.type
-    if kind in WHAT_THE_TABLE_DID:
-        return WHAT_THE_TABLE_DID[kind]
-    ref = getattr(command, "player", None)
-    if kind == "resolve_effect":
-        ref = deployed_owners(s).get(command.card)
-    words = kind.replace("_", " ")
-    try:
-        who = s.players[seat_of(s, ref)].name if ref is not None else None
-    except RuleError:
-        who = None
-    if who is None:
-        return f"the referee entered: {words}"
-    return WHAT_PLAYERS_DID.get(kind, "{who}: " + words).format(who=who)
+def describe(command: AnyCommand, game: Game) -> Message:
+    """Who did what, for "the table changed: ..." and the news of an undo: the narrator's
+    words on the command (names no secret: a face-down card stays "a card")."""
+    return narrator_commands.news(command, game.state)
 
 
 class Table:
@@ -113,14 +97,14 @@ class Table:
 
     def __init__(self, hub: Hub, record: TableRecord, game: Game):
         self._hub = hub
-        self._service = Service(hub.store, game)
+        self._session = GameSession(hub.store, game)
         self._record = record
         self._lock = threading.RLock()
         self._changes = 0
-        self._log: deque[tuple[int, str]] = deque(maxlen=64)
+        self._log: deque[tuple[int, News]] = deque(maxlen=64)
         self._listeners: list[Listener] = []
         self.closed = False
-        self.taken_back: tuple[int, str] | None = None
+        self.taken_back: tuple[int, Message] | None = None
         """After an undo or a redo: the number of actions it left and what it said ("the
         referee took back: Bo played a card"), so every device tells it as its news."""
 
@@ -170,13 +154,13 @@ class Table:
     @property
     def game(self) -> Game:
         """The game (read only: play through the table's actions)."""
-        return self._service.game
+        return self._session.game
 
     @property
-    def service(self) -> Service:
-        """The service storing this table's game (read its unsaved actions, retry saving;
+    def session(self) -> GameSession:
+        """The session storing this table's game (read its unsaved actions, retry saving;
         play through the table's actions)."""
-        return self._service
+        return self._session
 
     def undo_news(self) -> str | None:
         """"The referee took back: …" while the game stands where the last undo or redo left
@@ -184,7 +168,12 @@ class Table:
         back = self.taken_back
         if back is None or back[0] != len(self.game.actions):
             return None
-        return back[1][0].upper() + back[1][1:] + "."
+        news = self._english(back[1])
+        return news[0].upper() + news[1:] + "."
+
+    def _english(self, message: Message) -> str:
+        """A message in English with this game's player names."""
+        return english(message, [p.name for p in self.game.state.players])
 
     def role_of(self, device: str) -> Role | None:
         """The role this device holds here, if any.
@@ -217,10 +206,11 @@ class Table:
         """What a role may see now: secret choices stripped (`companion.table.access.view`)."""
         with self._lock:
             self._check_open()
-            last = self._log[-1][1] if self._log else None
+            news = self._log[-1][1] if self._log else []
+            last = "; ".join(self._english(m) for m in news) if self._log else None
             return access.view(role, self.game, self._pending(), dict(self._record.seats),
                                table_id=self.table_id, version=self.version,
-                               allow_viewers=self.allow_viewers, last_change=last)
+                               allow_viewers=self.allow_viewers, last_change=last, news=news)
 
     def lobby(self) -> Lobby:
         """What a device that has not joined may see (the join screen).
@@ -270,19 +260,21 @@ class Table:
             self._check_open()
             n = len(self.game.state.players)
             if not isinstance(player, int) or not 0 <= player < n:
-                raise TableError(f"claiming a seat refused: there is no player {player!r} "
-                                 f"(0 to {n - 1})")
-            name = self.game.state.players[player].name
-            self._check_code(h, client, code, self._record.seat_codes[player],
-                             what=f"{name}'s seat")
+                raise TableError(msg("claiming a seat refused: there is no player {ref} (0 to "
+                                     "{last})", ref=repr(player), last=n - 1))
+            names = [p.name for p in self.game.state.players]
+            self._check_code(h, client, code, self._record.seat_codes[player], what="seat",
+                             seat=player)
             role = Seat(player=player)
             holder = self._record.seats.get(player)
             if holder == h:
                 return role
             if holder is not None:
-                raise TableError(f"claiming a seat refused: {name}'s seat is held by another "
-                                 "device; the referee can free it")
-            v = self._change(f"{name}'s seat was claimed", self._with_role(h, role))
+                raise TableError(msg("claiming a seat refused: {player}'s seat is held by "
+                                     "another device; the referee can free it",
+                                     player=player_ref(player)), names)
+            v = self._change([msg("{player}'s seat was claimed", player=player_ref(player))],
+                             self._with_role(h, role))
         self._notify(v)
         return role
 
@@ -297,10 +289,10 @@ class Table:
         with self._lock:
             self._check_open()
             self._check_code(h, client, code, self.referee_code,
-                             also=self._hub.is_host(code or ""), what="the referee")
+                             also=self._hub.is_host(code or ""), what="referee")
             if h in self._record.referees:
                 return Referee()
-            v = self._change("a referee joined", self._with_role(h, Referee()))
+            v = self._change([msg("a referee joined")], self._with_role(h, Referee()))
         self._notify(v)
         return Referee()
 
@@ -317,10 +309,10 @@ class Table:
             self._check_open()
             if not self.allow_viewers:
                 self._check_code(h, client, code, self.join_code,
-                                 also=_same(code, self.referee_code), what="the board")
+                                 also=_same(code, self.referee_code), what="board")
             if h in self._record.boards:
                 return Board()
-            v = self._change("a board joined", self._with_role(h, Board()))
+            v = self._change([msg("a board joined")], self._with_role(h, Board()))
         self._notify(v)
         return Board()
 
@@ -334,7 +326,7 @@ class Table:
         with self._lock:
             if self._role_of_hash(h) is None or self.closed:
                 return
-            v = self._change("a device left", self._with_role(h, None))
+            v = self._change([msg("a device left")], self._with_role(h, None))
         self._notify(v)
 
     def free_seat(self, device: str, player: int, version: int) -> None:
@@ -355,8 +347,7 @@ class Table:
             codes = {p: c for p, c in self._record.seat_codes.items() if p != player}
             record = self._record.model_copy(update={"seats": seats, "seat_codes": codes})
             record = with_seat_codes(record, len(self.game.state.players))
-            name = self.game.state.players[player].name
-            v = self._change(f"{name}'s seat was freed", record)
+            v = self._change([msg("{player}'s seat was freed", player=player_ref(player))], record)
         self._notify(v)
 
     def set_allow_viewers(self, device: str, allow: bool, version: int) -> None:
@@ -370,7 +361,7 @@ class Table:
             access.check_referee(role, self.game.state, "changing who may view")
             if allow == self.allow_viewers:
                 return
-            v = self._change("viewers " + ("allowed" if allow else "need the code"),
+            v = self._change([msg("viewers allowed") if allow else msg("viewers need the code")],
                              self._record.model_copy(update={"allow_viewers": allow}))
         self._notify(v)
 
@@ -390,10 +381,9 @@ class Table:
             cmd = command if not isinstance(command, dict) else \
                 COMMAND_ADAPTER.validate_python(command)
             access.check_command(role, cmd, self.game, self._pending())
-            action = self._service.play(cmd)
+            action = self._session.play(cmd)
             self.taken_back = None
-            texts = [describe(cmd, self.game)]
-            v = self._after_game_change(texts)
+            v = self._after_game_change([_said(describe(cmd, self.game))])
         self._notify(v)
         return action
 
@@ -417,10 +407,10 @@ class Table:
         with self._lock:
             role = self._begin(device, version)
             access.check_referee(role, self.game.state, which)
-            action = getattr(self._service, which)()
-            word = "took back" if which == "undo" else "played again"
-            what = describe(action.command, self.game)
-            news = f"the referee {word}: {what}"
+            action = getattr(self._session, which)()
+            what = self._english(_said(describe(action.command, self.game)))
+            news = msg("the referee took back: {what}", what=what) if which == "undo" else \
+                msg("the referee played again: {what}", what=what)
             self.taken_back = (len(self.game.actions), news)
             v = self._after_game_change([news])
         self._notify(v)
@@ -448,9 +438,9 @@ class Table:
             access.check_choose(role, player, self.game.state, self._record.seats)
             before = self._pending() or Pending(key="")
             pending = collect.choose(self.game, before, player, choice)
-            texts = ["a Stay/Withdraw choice was entered" if choice else
-                     "a Stay/Withdraw choice was taken back"]
-            v = self._collected(pending, texts)
+            news = [msg("a Stay/Withdraw choice was entered") if choice else
+                    msg("a Stay/Withdraw choice was taken back")]
+            v = self._collected(pending, news)
         self._notify(v)
 
     def name_cards(self, device: str, cards: dict[str, ClanCard | dict[str, Any]],
@@ -471,14 +461,14 @@ class Table:
         with self._lock:
             role = self._role(device)
             if not isinstance(cards, dict) or not cards:
-                raise InputRefused("naming cards refused: give card uids and identities")
+                raise InputRefused(msg("naming cards refused: give card uids and identities"))
             named = {u: c if isinstance(c, ClanCard) else ClanCard.model_validate(c)
                      for u, c in cards.items()}
             access.check_own(role, access.card_owners(self.game, named), self.game.state,
                              "naming cards")
             before = self._pending() or Pending(key="")
             pending = collect.name_cards(self.game, before, named)
-            v = self._collected(pending, [f"{len(named)} face-down card(s) named"])
+            v = self._collected(pending, [msg("{n} face-down card(s) named", n=len(named))])
         self._notify(v)
 
     def take_back(self, device: str, player: int, amount: int,
@@ -497,8 +487,8 @@ class Table:
             access.check_own(role, {player}, self.game.state, "taking back Blood")
             before = self._pending() or Pending(key="")
             pending = collect.take_back(self.game, before, player, amount)
-            name = self.game.state.players[player].name
-            v = self._collected(pending, [f"{name} takes back {amount} Blood"])
+            v = self._collected(pending, [msg("{player} takes back {amount} Blood",
+                                              player=player_ref(player), amount=amount)])
         self._notify(v)
 
     def clear_input(self, device: str, player: int, version: int) -> None:
@@ -516,55 +506,61 @@ class Table:
             self._check_player(player)
             before = self._pending()
             if before is None:
-                raise InputRefused("clearing an entry refused: nothing is being entered now")
+                raise InputRefused(msg("clearing an entry refused: nothing is being entered "
+                                       "now"))
             pending = collect.clear(self.game, before, player)
             if pending == before:
                 return
-            name = self.game.state.players[player].name
-            v = self._change(f"the referee cleared {name}'s entry",
-                             self._record.model_copy(update={"pending": pending}))
+            news = [msg("the referee cleared {player}'s entry", player=player_ref(player))]
+            v = self._change(news, self._record.model_copy(update={"pending": pending}))
         self._notify(v)
 
     # --- inside the lock -----------------------------------------------------------------------
 
     def _check_open(self) -> None:
         if self.closed:
-            raise TableNotFound(f"table {self.table_id} was closed")
+            raise TableNotFound(msg("table {table} was closed", table=self.table_id))
 
     def _role(self, device: str) -> Role:
         self._check_open()
         role = self._role_of_hash(token_hash(device))
         if role is None:
-            raise TableError(f"this device has not joined table {self.table_id}: claim a seat, "
-                             "join the board or enter the referee code first")
+            raise TableError(msg("this device has not joined table {table}: claim a seat, join "
+                                 "the board or enter the referee code first",
+                                 table=self.table_id))
         return role
 
     def _begin(self, device: str, version: int) -> Role:
         """Role of the device, after the version check."""
         role = self._role(device)
         if version != self.version:
-            raise _stale(version, self.version, list(self._log))
+            raise _stale(version, self.version, list(self._log),
+                         [p.name for p in self.game.state.players])
         return role
 
     def _check_player(self, player: int) -> None:
         if not isinstance(player, int) or not 0 <= player < len(self.game.state.players):
-            raise TableError(f"there is no player {player!r} at this table")
+            raise TableError(msg("there is no player {ref} at this table", ref=repr(player)))
 
     def _check_code(self, h: str, client: str | None, code: str | None, expected: str, *,
-                    also: bool = False, what: str = "this table") -> None:
+                    also: bool = False, what: str = "board", seat: int | None = None) -> None:
         """Accept the right code (clearing this device's and address's wrong tries); refuse
         a wrong one and count it against this device and its address only. No code at all is
-        refused without counting (a tap before typing is no guess)."""
+        refused without counting (a tap before typing is no guess). `what` the code is for:
+        "seat" (that of `seat`), "referee" or "board"."""
         keys = [f"device:{h}"] + ([f"client:{client}"] if client else [])
         limiter = self._hub.limiter
         limiter.check(keys)
         if also or _same(code, expected):
             limiter.succeeded(keys)
             return
+        none, wrong = CODE_REFUSED[what]
+        args = {"player": player_ref(seat)} if seat is not None else {}
+        names = [p.name for p in self.game.state.players]
         if not _normal(code):
-            raise CodeRefused(f"type the code for {what} first")
+            raise CodeRefused(none.model_copy(update={"args": args}), names)
         limiter.failed(keys)
-        raise CodeRefused(f"wrong code for {what}")
+        raise CodeRefused(wrong.model_copy(update={"args": args}), names)
 
     def _pending(self) -> Pending | None:
         return collect.current(self.game, self._record.pending)
@@ -583,41 +579,40 @@ class Table:
             boards.append(h)
         return r.model_copy(update={"seats": seats, "referees": referees, "boards": boards})
 
-    def _collected(self, pending: Pending, texts: list[str]) -> int:
+    def _collected(self, pending: Pending, news: News) -> int:
         """Store new inputs; play the one command they make once complete."""
         command = collect.command(self.game, pending)
         if command is None:
             if pending.revealed and not (self._pending() or Pending(key="")).revealed:
-                texts.append("every Stay/Withdraw choice is in: revealed")
-            return self._change("; ".join(texts),
-                                self._record.model_copy(update={"pending": pending}))
-        self._service.play(command)
+                news.append(msg("every Stay/Withdraw choice is in: revealed"))
+            return self._change(news, self._record.model_copy(update={"pending": pending}))
+        self._session.play(command)
         self.taken_back = None
-        texts.append(describe(command, self.game))
-        return self._after_game_change(texts)
+        news.append(_said(describe(command, self.game)))
+        return self._after_game_change(news)
 
-    def _after_game_change(self, texts: list[str]) -> int:
+    def _after_game_change(self, news: News) -> int:
         """After the game moved: drop stale inputs (completing any now whole), store, bump."""
         pending = self._pending()
         command = collect.command(self.game, pending)
         if command is not None:  # e.g. the last chooser left the Location: all are in
             try:
-                self._service.play(command)
+                self._session.play(command)
             except (RuleError, InputRefused, OSError) as err:  # one line: the inputs stay
                 log.warning("table %s: collected inputs not played: %s", self.table_id, err)
             else:
-                texts.append(describe(command, self.game))
+                news.append(_said(describe(command, self.game)))
                 pending = self._pending()
         record = self._record.model_copy(update={"pending": pending})
         try:
-            return self._change("; ".join(texts), record)
+            return self._change(news, record)
         except OSError as err:  # the game is stored; stale inputs are dropped again at load
             log.warning("table %s: the table record could not be stored: %s", self.table_id,
                         describe_os_error(err))
             self._record = record
-            return self._bump("; ".join(texts))
+            return self._bump(news)
 
-    def _change(self, text: str, record: TableRecord) -> int:
+    def _change(self, news: News, record: TableRecord) -> int:
         """Store the new record (if it changed), then count the change.
 
         Raises:
@@ -626,15 +621,15 @@ class Table:
         if record != self._record:
             self._hub.save_record(record)
             self._record = record
-        return self._bump(text)
+        return self._bump(news)
 
-    def _bump(self, text: str) -> int:
+    def _bump(self, news: News) -> int:
         self._changes += 1
         if self._changes >= EPOCH:
             self._record = self._record.model_copy(update={"epoch": self._record.epoch + 1})
             self._hub.save_record(self._record)
             self._changes = 0
-        self._log.append((self.version, text))
+        self._log.append((self.version, news))
         return self.version
 
     # --- outside the lock ----------------------------------------------------------------------
@@ -651,16 +646,24 @@ class Table:
     def _close(self) -> None:
         with self._lock:
             self.closed = True
-            v = self._bump("the table was closed")
+            v = self._bump([msg("the table was closed")])
         self._notify(v)
 
 
-def _stale(version: int, current: int, changes: list[tuple[int, str]]) -> StaleVersion:
-    """The refusal of an action drawn from an older version."""
-    since = [text for v, text in changes if v > version]
+def _stale(version: int, current: int, changes: list[tuple[int, News]],
+           names: list[str]) -> StaleVersion:
+    """The refusal of an action drawn from an older version: what changed since, as messages
+    (`changes` of the error), said in English in its text (`names`: the players')."""
+    since = [news for v, news in changes if v > version]
     if version // EPOCH != current // EPOCH:
-        since = ["the server restarted"] + since[-3:]
+        since = [[msg("the server restarted")], *since[-3:]]
     elif len(since) > 3:
-        since = [f"{len(since) - 3} changes", *since[-3:]]
-    what = "; ".join(since) if since else f"it is now at version {current}, not {version}"
-    return StaleVersion(f"the table changed: {what}. Look again and retry.")
+        since = [[msg("{n} changes", n=len(since) - 3)], *since[-3:]]
+    if not since:
+        return StaleVersion(msg("the table changed: it is now at version {current}, not "
+                                "{version}. Look again and retry.", current=current,
+                                version=version))
+    said = [m for news in since for m in news]
+    what = "; ".join(english(m, names) for m in said)
+    return StaleVersion(msg("the table changed: {changes}. Look again and retry.", changes=what),
+                        changes=said)

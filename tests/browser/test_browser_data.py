@@ -147,14 +147,14 @@ def clock_seconds(ui: UI) -> int:
 
 
 def test_share_text_matches_the_scoreboard(browser, tmp_path: Path) -> None:
-    from companion.library.service import Service
+    from companion.library.library import Library
     from companion.story.share import result_text
 
     data = fresh_dir(tmp_path, "share")
     seed(data, ("four_players.json",))
     store = TinyDBGameStore(data)
     gid = store.list_games()[0]["game_id"]
-    expected = result_text(Service(store).load_game(gid))
+    expected = result_text(Library(store).load_game(gid))
     store.close()
     with served(browser, data) as ui:
         ui.context.grant_permissions(["clipboard-read", "clipboard-write"],

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from companion.cli.main import Script
-from companion.library.service import Service
+from companion.library.session import GameSession
 from companion.rules.game import Game
 from companion.storage import TinyDBGameStore
 from tests.browser.harness import UI, Server, fresh_dir
@@ -25,7 +25,7 @@ def _script(name: str) -> Script:
 def seed(data_dir: Path, names: tuple[str, ...], stop_at_withdraw: bool = False) -> None:
     """Store example games (played through the service, as the app would)."""
     store = TinyDBGameStore(data_dir)
-    service = Service(store)
+    service = GameSession(store)
     for name in names:
         script = _script(name)
         actions = list(script.actions)
