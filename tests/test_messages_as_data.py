@@ -194,7 +194,8 @@ def test_a_refusal_carries_a_message_that_reads_as_before(case: str) -> None:
     assert err.reason == said and str(err).endswith(f": {said} ({err.rule})")
     assert _english(err.message, game) == said
     again = Message.model_validate_json(err.message.model_dump_json())
-    assert again == err.message, "a message is plain JSON data"
+    assert again.model_dump(mode="json") == err.message.model_dump(mode="json")
+    assert _english(again, game) == said, "a message is plain JSON data"
 
 
 def test_a_refusal_names_players_and_cards_by_reference() -> None:
@@ -267,6 +268,39 @@ def test_a_table_refusal_carries_a_message_that_reads_as_before(case: str) -> No
         assert said.endswith(f": {err.reason}") and _english(err.message, game) == err.reason
     else:
         assert isinstance(err, InputRefused) and _english(err.message, game) == said
+
+
+def test_table_notices_are_messages_that_read_as_before(tmp_path: Path) -> None:
+    """What changed at a table (its last change, the news of an undo, the refusal of a stale
+    action) is kept as messages and reads in English as it did."""
+    from companion.rules.errors import StaleVersion
+    from tests.table_helpers import Devices, make_hub, seated
+    from tests.table_helpers import position as table_position
+
+    dev = Devices()
+    table = make_hub(tmp_path).new_table(table_position(3, phase="planning"))
+    seated(table, dev)
+    start = table.version
+    table.act(dev.ann, {"type": "play_card", "player": 0, "location": "1", "face_up": False},
+              table.version)
+    seen = table.view(dev.board)
+    assert seen.last_change == "Ann played a card"
+    assert [m.english(["Ann", "Bo", "Cy"]) for m in seen.news] == ["Ann played a card"]
+    table.undo(dev.ref, table.version)
+    assert table.undo_news() == "The referee took back: Ann played a card."
+    assert isinstance(table.taken_back[1], Message)
+    with pytest.raises(StaleVersion) as info:
+        table.undo(dev.ref, start - 1)
+    err = info.value
+    assert str(err) == ("the table changed: a board joined; Ann played a card; the referee "
+                        "took back: Ann played a card. Look again and retry.")
+    assert isinstance(err.message, Message) and len(err.changes) == 3
+    assert render(err.message, ["Ann", "Bo", "Cy"]) == str(err)
+    with pytest.raises(TableError) as info:
+        table.claim_seat(dev.stranger, 1, table.seat_code(1))
+    assert str(info.value) == ("claiming a seat refused: Bo's seat is held by another device; "
+                               "the referee can free it")
+    assert info.value.message.args == {"player": {"player": 1}}
 
 
 # --- every refusal is a message ----------------------------------------------------------------

@@ -9,7 +9,7 @@ from tests.test_views import new_game
 from tests.test_views_review import play_script
 from tests.ui import click, has, texts
 from views.app import build, create_app
-from views.routes import HOME, Route, parse, route_of
+from views.screens import HOME, Route, parse, route_of
 from views.state import AppState
 
 

@@ -3,7 +3,6 @@ Flet session is one device with its own `AppState`. `views.server.start` starts 
 
 from __future__ import annotations
 
-import importlib
 import logging
 import threading
 import weakref
@@ -24,37 +23,14 @@ from companion.storage import (
     describe_os_error,
 )
 from companion.table.hub import TableHub
-from models.table import Board, Referee, Seat
+from models.table import Referee
 from views.confirm import confirm_dialog
 from views.live import LiveSync
+from views.screens import PROBLEM, SCREENS, drawer
 from views.state import AppState
 from views.theme import BG, GOLD, MUTED, OK, SMALL, SURFACE, ident, theme
 
 log = logging.getLogger(__name__)
-
-SCREENS: dict[str, str] = {
-    "home": "views.home:home_view", "new": "views.wizard:wizard_view",
-    "quick": "views.quick_score:quick_score_view", "rules": "views.rules_page:rules_view",
-    "catalogue": "views.catalogue_page:catalogue_view", "game": "views.app:table_view",
-    "table": "views.app:table_view", "log": "views.app:table_view",
-    "review": "views.review_page:review_view", "stats": "views.stats_page:stats_view",
-    "join": "views.join_page:join_view", "host": "views.host_page:host_view",
-    "data": "views.data_page:data_view", "problem": "views.problem:problem_view",
-}
-"""Screen name (views.routes; "problem": the data folder cannot be used) → `module:function`
-that draws it. A screen's module is imported the first time it is shown, so starting the app
-loads only what the first page needs."""
-
-
-def drawer(where: str) -> Callable[[AppState], list[ft.Control]]:
-    """The view function at `module:function` (the module imported on first use).
-
-    Raises:
-        ImportError, AttributeError: no such module or function.
-    """
-    module, _, name = where.partition(":")
-    return getattr(importlib.import_module(module), name)
-
 
 _WARMED: set[str] = set()
 """Screens whose module a background thread loaded (or is loading) in this process."""
@@ -66,21 +42,9 @@ def warm_screen(screen: str, delay: float) -> None:
     if screen in _WARMED:
         return
     _WARMED.add(screen)
-    timer = threading.Timer(delay, drawer, (SCREENS[screen],))
+    timer = threading.Timer(delay, drawer, (SCREENS[screen].draw,))
     timer.daemon = True
     timer.start()
-
-
-def table_view(app: AppState) -> list[ft.Control]:
-    """The open table's screen for this device's role (the join screen without one)."""
-    role = app.role
-    if isinstance(role, Referee):
-        return drawer("views.game_screen:game_view")(app)
-    if isinstance(role, Seat) and app.view is not None:
-        return drawer("views.seat_page:seat_view")(app)
-    if isinstance(role, Board) and app.view is not None:
-        return drawer("views.board_page:board_view")(app)
-    return drawer(SCREENS["join"])(app)
 
 
 WARM_STATS_AFTER = 1.0
@@ -303,8 +267,8 @@ def _strip(app: AppState, where: str, online: bool, codes: bool) -> ft.Control:
 def render(app: AppState) -> None:
     """Rebuild the page's controls for the app state."""
     # An unusable data folder: whatever the address, the start screen says what is wrong.
-    screen = "problem" if app.problem is not None else app.screen
-    controls = drawer(SCREENS[screen])(app)
+    screen = PROBLEM if app.problem is not None else SCREENS[app.screen]
+    controls = drawer(screen.draw)(app)
     for i, control in enumerate(controls):
         # Same key in the same slot: Flet reconciles the rebuilt control with the one on
         # screen and sends only what changed, instead of replacing the whole screen.

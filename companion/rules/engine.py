@@ -7,7 +7,7 @@ a private copy, so a refused command never changes anything.
 from collections.abc import Callable
 
 from companion.rules import effects
-from companion.rules.errors import PhaseError, RuleError, TurnError
+from companion.rules.errors import PhaseError, RuleError, TurnError, chain
 from companion.rules.primitives import (
     Ctx,
     drain,
@@ -174,11 +174,8 @@ def _due_card(ctx: Ctx, due: effects.DueEffect) -> dict[str, object]:
 
 
 def _either(words: tuple[str, ...]) -> object:
-    """Phases or steps as a message argument: one as a term; several as the English text
-    "a or b" the refusals always said (a list joined with "or" is no message reference)."""
-    if len(words) == 1:
-        return term(words[0])
-    return " or ".join(w.replace("_", " ") for w in words)
+    """Phases or steps as a message argument: "a or b or c", each a term."""
+    return chain([term(w) for w in words], msg("{first} or {rest}"))
 
 
 def deployed_uid(ctx: Ctx, ref: str) -> str:

@@ -32,6 +32,15 @@ def card_arg(c: ClanCard | AllyCard | RelicCard | LocationCard,
     return card(c.id)
 
 
+def chain(values: Sequence[Any], link: Message) -> Any:
+    """Values as one message argument, joined by `link` (a message with fields `first` and
+    `rest`): `chain([a, b, c], msg("{first} or {rest}"))` says "a or b or c"."""
+    if len(values) == 1:
+        return values[0]
+    return link.model_copy(update={"args": {"first": values[0],
+                                            "rest": chain(values[1:], link)}})
+
+
 class RuleError(ValueError):
     """A command the rules do not allow now; state and log are unchanged.
 

@@ -31,7 +31,7 @@ or says who has chosen (only "k of n").
 from pydantic import BaseModel, ConfigDict
 
 from companion.rules.engine import seat_of
-from companion.rules.errors import AccessError
+from companion.rules.errors import AccessError, chain
 from companion.rules.game import Game
 from companion.rules.legal import Legal, relic_users
 from companion.rules.queries import deployed_owners
@@ -160,9 +160,10 @@ def check_own(role: Role, players: set[int], state: GameState, action: str) -> N
     if isinstance(role, Board):
         raise _refuse(role, state, action, READ_ONLY)
     if isinstance(role, Seat) and players - {role.player}:
-        names = ", ".join(state.players[p].name for p in sorted(players - {role.player}))
+        others = chain([player(p) for p in sorted(players - {role.player})],
+                       msg("{first}, {rest}"))
         raise _refuse(role, state, action, msg("a seat enters only its own player's, not "
-                                               "{players}'s", players=names))
+                                               "{players}'s", players=others))
 
 
 def check_referee(role: Role, state: GameState, action: str) -> None:

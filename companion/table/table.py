@@ -16,7 +16,14 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from companion.library.session import GameSession
-from companion.rules.errors import InputRefused, RuleError, StaleVersion, TableError, english
+from companion.rules.errors import (
+    InputRefused,
+    RuleError,
+    StaleVersion,
+    TableError,
+    chain,
+    english,
+)
 from companion.rules.game import Action, Game
 from companion.storage import describe_os_error
 from companion.story import narrator_commands
@@ -408,7 +415,7 @@ class Table:
             role = self._begin(device, version)
             access.check_referee(role, self.game.state, which)
             action = getattr(self._session, which)()
-            what = self._english(_said(describe(action.command, self.game)))
+            what = _said(describe(action.command, self.game))
             news = msg("the referee took back: {what}", what=what) if which == "undo" else \
                 msg("the referee played again: {what}", what=what)
             self.taken_back = (len(self.game.actions), news)
@@ -664,6 +671,5 @@ def _stale(version: int, current: int, changes: list[tuple[int, News]],
                                 "{version}. Look again and retry.", current=current,
                                 version=version))
     said = [m for news in since for m in news]
-    what = "; ".join(english(m, names) for m in said)
-    return StaleVersion(msg("the table changed: {changes}. Look again and retry.", changes=what),
-                        changes=said)
+    return StaleVersion(msg("the table changed: {changes}. Look again and retry.",
+                            changes=chain(said, msg("{first}; {rest}"))), names, changes=said)

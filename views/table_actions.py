@@ -1,0 +1,286 @@
+"""What a device does at its table: join, play, undo and redo, open and create games, each
+sent through the table with this device's token and the version its screen was drawn from;
+a refusal is shown on the screen and changes nothing.
+
+`TableActions` is part of `views.state.AppState` (it works on the session's table, drafts
+and messages); it holds no state of its own.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from pydantic import ValidationError
+
+from companion.library.session import UnsavedActions
+from companion.rules.errors import AccessError, RuleError, StaleVersion, TableError, brief
+from companion.storage import StorageError, describe_os_error
+from companion.table.hub import RateLimited, TableNotFound
+from views.screens import Route
+
+if TYPE_CHECKING:  # the game's side, imported when a table opens
+    from companion.rules.game import Action
+    from companion.table.table import Table
+    from models.commands import AnyCommand
+    from models.setup import GameSetup, Position
+    from models.table import Role
+
+SAVE_ERRORS = (StorageError, OSError, UnsavedActions)
+"""What the disk or the data folder can answer instead of saving."""
+WITHIN_TURN = {"drain", "use_relic", "peek", "apply_effect"}
+"""Actions taken in the middle of a turn or step: the choices drafted so far are kept."""
+
+
+def save_problem(err: Exception) -> str:
+    """A readable line for a failed save."""
+    return describe_os_error(err) if isinstance(err, OSError) else brief(err)
+
+
+class TableActions:
+    """A device's actions at its table (see the module docstring)."""
+
+    def set_table(self, table: Table | None) -> None:
+        """Make `table` this device's table (the page follows its changes)."""
+        if table is self.table:
+            return
+        self.table, self.view = table, None
+        self.drafts.clear()
+        self.notice = []
+        if self.on_table is not None:
+            self.on_table(table)
+
+    def resume(self, table_id: str | None) -> bool:
+        """Back at a table this device holds a role at (after a restart or in a new tab)."""
+        if not table_id:
+            return False
+        try:
+            table = self.hub.get(table_id)
+            if table.role_of(self.device) is None:
+                return False
+        except (TableError, OSError, ValueError):
+            return False
+        self.set_table(table)
+        return True
+
+    def _refuse(self, err: Exception) -> None:
+        """Show why a table action was refused; the screen is drawn again from the table."""
+        if isinstance(err, StaleVersion):
+            self.error = str(err)
+        elif isinstance(err, AccessError):
+            self.error = f"Not allowed: {err.reason}"
+        elif isinstance(err, RuleError):
+            self.error = f"Not allowed: {err.reason} ({err.rule})"
+        elif isinstance(err, TableNotFound):
+            self.error = f"{err}: join again."
+        elif isinstance(err, SAVE_ERRORS):
+            self.error = f"Not saved, nothing changed: {save_problem(err)}"
+        elif isinstance(err, ValidationError | ValueError):
+            self.error = f"Not accepted: {brief(err)}"
+        else:
+            self.error = f"Not accepted: {err}"
+        self.render()
+
+    def table_call(self, action: Callable[..., Any], *args: Any) -> bool:
+        """Run a table action with this device and the drawn version; a refusal is shown.
+        When the inputs it completes played an action, say what it did."""
+        drawn = self.drawn_actions  # (a redraw pushed during the call may move it on)
+        try:
+            action(self.device, *args, self.drawn_version())
+        except (TableError, RuleError, ValidationError, ValueError, *SAVE_ERRORS) as err:
+            self._refuse(err)
+            return False
+        self.error, self.cue = None, False
+        actions = self.game.actions
+        if len(actions) != drawn:
+            from companion.story.review import told
+            self.say(told(self.game) if actions else [])
+            self.drafts.clear()
+        self.render()
+        return True
+
+    def play(self, command: AnyCommand | dict) -> Action | None:
+        """Play a command at the table; a refusal is shown inline, nothing changes."""
+        if self.table is None:
+            self.fail("No game is open at this table.")
+            return None
+        try:
+            action = self.table.act(self.device, command, self.drawn_version())
+        except (TableError, RuleError, ValidationError, ValueError, *SAVE_ERRORS) as err:
+            self._refuse(err)
+            return None
+        from companion.story.review import told
+        self.error = None
+        self.cue = False
+        if action.command.type not in WITHIN_TURN:
+            effect = self.drafts.get("effect")  # the by-hand form stays open
+            self.drafts.clear()
+            if effect:
+                self.drafts["effect"] = effect
+        self.say(told(self.game))
+        if self.game.state.phase == "game_over":
+            from companion.library.backups import AutoBackups
+
+            AutoBackups.of(self.library).write_in_background()  # a game ended: keep a copy
+        if self.screen not in ("game", "table"):
+            self.go("game")
+        else:
+            self.render()
+        return action
+
+    def undo(self) -> None:
+        """Take back the last action (the referee)."""
+        self._undo_redo("undo", "Nothing to undo: this is the start of the game.")
+
+    def redo(self) -> None:
+        """Play again the last action taken back (the referee)."""
+        self._undo_redo("redo", "Nothing to redo.")
+
+    def _undo_redo(self, which: str, nothing: str) -> None:
+        if self.table is None:
+            return
+        try:
+            getattr(self.table, which)(self.device, self.drawn_version())
+        except IndexError:
+            self.error = nothing
+        except (TableError, *SAVE_ERRORS) as err:
+            self._refuse(err)
+            return
+        else:
+            self.error, self.notice = None, []
+            if which == "undo":
+                self.drafts.clear()
+        self.render()
+
+    def retry_save(self) -> None:
+        """Try again to write the actions the disk refused."""
+        session = self.session
+        if session is None:
+            return
+        try:
+            session.retry_save()
+        except SAVE_ERRORS as err:
+            session.save_error = save_problem(err)
+        self.render()
+
+    def open_game(self, game_id: str) -> None:
+        """Host: open a stored game at a table (joining the table already playing it) as its
+        referee. Never changes another device's table."""
+        if self.read_only:
+            why = self.read_only_reason or "another app is using this data folder"
+            self.fail(f"Review only here: {why}.")
+            return
+        if not self.host or self.hub is None:
+            self.fail("Only the host's device opens stored games.")
+            return
+        try:
+            table = self.hub.open_table(game_id)
+            table.claim_referee(self.device, self.hub.host_key, self.client)
+        except Exception as err:  # noqa: BLE001 - any load failure is shown, not raised
+            self.error = f"This game could not be opened: {err}"
+            self.render()
+            return
+        self.set_table(table)
+        self.error, self.notice = None, []
+        self.drafts.clear()
+        self.go("game")
+
+    def new_game(self, start: GameSetup | Position) -> bool:
+        """Host: create a game at a new table, as its referee."""
+        try:
+            assert self.hub is not None
+            table = self.hub.new_table(start)
+            table.claim_referee(self.device, self.hub.host_key, self.client)
+        except (TableError, RuleError, ValueError, *SAVE_ERRORS) as err:
+            why = save_problem(err) if isinstance(err, SAVE_ERRORS) else err
+            self.fail(f"The game could not be created: {why}")
+            return False
+        self.set_table(table)
+        return True
+
+    def join(self, role: str, code: str | None = None, player: int | None = None) -> bool:
+        """Take a role at the table being joined: 'seat' (with `player`), 'board', 'referee'.
+        A refusal (wrong code, too many tries, seat taken) is shown; nothing changes."""
+        table = self.table
+        if table is None:
+            self.fail("Open the table's address first (scan the code on the host's screen).")
+            return False
+        try:
+            if role == "seat":
+                if player is None:
+                    raise TableError("choose which player you are")
+                table.claim_seat(self.device, player, code or "", self.client)
+            elif role == "board":
+                table.join_board(self.device, code, self.client)
+            else:
+                key = self.hub.host_key if self.host and not code else code or ""
+                table.claim_referee(self.device, key, self.client)
+        except RateLimited as err:
+            self.fail(f"Refused: {err}.")
+            return False
+        except (TableError, OSError) as err:
+            self.fail(f"Refused: {err}.")
+            return False
+        self.error, self.notice = None, []
+        self.drafts.clear()
+        if self.on_table is not None:
+            self.on_table(table)  # remember it (the page keeps the table id)
+        self.go("game")
+        return True
+
+    def leave(self) -> None:
+        """Give up this device's role at its table (a seat becomes free)."""
+        if self.table is not None:
+            self.table.leave(self.device)
+            self.go("join", self.table.table_id)
+
+    def pushed(self, before: int, played: bool) -> None:
+        """Another device's change was just drawn here over the screen at version `before`;
+        `played`: it changed the game (an action, an undo or a redo), not only who sits where
+        or who has chosen."""
+        if played:
+            self._pushed = (time.monotonic(), before)
+
+    def drawn_version(self) -> int:
+        """The version sent with this device's action: the screen it was drawn from.
+
+        A screen pushed by another device's game change reaches the phone a moment after it
+        was drawn here; a tap within `seen_after` seconds of it was aimed at the screen before,
+        so it counts as drawn from that one (two "Next step" taps at once apply once). Seats
+        taken and secret choices entered elsewhere do not hold taps back.
+        """
+        if self._pushed is not None and time.monotonic() - self._pushed[0] < self.seen_after:
+            return self._pushed[1]
+        return self.version
+
+    def draw_table(self) -> None:
+        """Read what this device may see of its table now, and the version it is at."""
+        table = self.table
+        if table is None:
+            self.view = None
+            return
+        try:
+            role = table.role_of(self.device)
+            self.view = table.view_for(role) if role is not None else None
+        except TableNotFound:
+            self.view = None
+            return
+        self.version = self.view.version if self.view is not None else table.version
+        self.drawn_actions = len(table.game.actions)
+        self.drawn_game = (self.drawn_actions, table.game.can_redo())
+
+    def lost_role(self, role: Role) -> None:
+        """This device's role was taken away by another device (the referee freed the seat, or
+        the table closed): say so on the join screen, never fall back there silently."""
+        from companion.table.access import role_label
+
+        assert self.table is not None
+        what = role_label(role, self.table.game.state)
+        self.drafts.clear()
+        self.notice = []
+        self.forget_kept()
+        self.navigate(Route("join", self.table.table_id))
+        self.error = (f"This device no longer holds {what}: the referee freed it. To take it "
+                      "back, ask the referee for the seat's new code.")
+        self.render()
