@@ -26,6 +26,13 @@ def _parser() -> argparse.ArgumentParser:
             p.add_argument("--events", action="store_true",
                            help="also print every event, random outcomes and causes in words")
         p.add_argument("--data-dir", default=argparse.SUPPRESS, help="accepted, not used")
+    for name, action, text in (("heritage", "score", "score a Heritage end-of-game pad"),
+                               ("bloodfeud", "tally", "tally a Blood Feud session's Council")):
+        p = sub.add_parser(name, help=f"{text} (docs/{name}-format.md)", description=text)
+        p.add_argument("action", choices=[action])
+        p.add_argument("file", help="JSON file")
+        p.add_argument("--json", action="store_true", help="print JSON instead of text")
+        p.add_argument("--data-dir", default=argparse.SUPPRESS, help="accepted, not used")
     p = sub.add_parser("catalogue", help="show, export or import the card catalogue",
                        description="The card catalogue: facts shipped with the companion plus "
                                    "values you entered from your own cards.")

@@ -599,6 +599,16 @@ def main(argv: list[str] | None = None) -> int | None:
             return cmd_play(args.script, args.json, args.events)
         if args.command == "score":
             return cmd_score(args.file, args.json)
+        if args.command in ("heritage", "bloodfeud"):
+            from companion.cli import pads
+
+            try:
+                run = pads.cmd_heritage if args.command == "heritage" else pads.cmd_bloodfeud
+                return run(args.file, args.json)
+            except pads.PadInput as err:
+                return _fail(2, what, str(err))
+            except pads.PadRefused as err:
+                return _fail(1, f"{what} refused", str(err))
         if args.command == "catalogue":
             if args.action != "show" and not args.file:
                 raise InputError(f"catalogue {args.action} needs a FILE")

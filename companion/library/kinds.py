@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.library import vendetta
+from companion.library.pad import PadGame
+from companion.library.pad_kinds import BLOOD_FEUD, HERITAGE, PADS
 
 VENDETTA = vendetta.ID
 """The kind of every game stored without a `game` field."""
@@ -44,8 +46,20 @@ class GameKind:
     """A replayed game → its history summary (carries `"game": id`)."""
 
 
+def _pad(kind: str, title: str) -> GameKind:
+    """A pad kind of the registry; its model is imported when a game of it is first read."""
+
+    def replay(header: dict[str, Any], entries: list[dict[str, Any]], verify: bool = False
+               ) -> Any:
+        return PadGame.from_journal(PADS[kind](), header, entries, verify)
+
+    return GameKind(kind, title, replay, lambda game: game.summary())
+
+
 KINDS: dict[str, GameKind] = {
     VENDETTA: GameKind(VENDETTA, "Vendetta", vendetta.replay, vendetta.summary),
+    HERITAGE: _pad(HERITAGE, "Heritage"),
+    BLOOD_FEUD: _pad(BLOOD_FEUD, "Blood Feud"),
 }
 """Every game kind this version knows, by id."""
 
@@ -70,6 +84,12 @@ def kind_of(doc: dict[str, Any] | None, game_id: object = None) -> GameKind:
 def known(summary: dict[str, Any]) -> bool:
     """Whether this version can open a game with this summary."""
     return kind_id(summary) in KINDS
+
+
+def title(summary: dict[str, Any]) -> str:
+    """The name of a stored game's game ("Heritage"), or its raw kind when unknown."""
+    found = KINDS.get(kind_id(summary))  # type: ignore[arg-type]
+    return found.title if found else str(kind_id(summary))
 
 
 def is_vendetta(summary: dict[str, Any]) -> bool:

@@ -80,6 +80,13 @@ class Library:
         """The statistics as a future, counted on a thread when not kept (`StatsCache`)."""
         return self.statistics.stats_future(**filters)
 
+    def pad_stats(self, kind: str) -> dict[str, Any]:
+        """Statistics of another game of the family (`pad_kinds.pad_totals`); Vendetta's
+        statistics never count those games."""
+        from companion.library.pad_kinds import pad_totals
+
+        return pad_totals(self.store.summaries(finished=True), kind)
+
     def save_stats(self) -> None:
         """Keep the all-time totals on disk if counted since (`StatsCache.save_stats`)."""
         self.statistics.save_stats()

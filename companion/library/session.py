@@ -11,11 +11,13 @@ from __future__ import annotations
 import threading
 from typing import TYPE_CHECKING, Any
 
-from companion.library.games import load_game, summary
+from companion.library.games import load_game
+from companion.library.kinds import KINDS, VENDETTA
 from companion.library.store import Store
 from companion.storage import StorageError, describe_os_error
 
 if TYPE_CHECKING:  # the rules engine is imported when a game is first played or read
+    from companion.library.pad import PadGame, PadKind
     from companion.rules.game import Action, Game
     from models.commands import AnyCommand
     from models.setup import GameSetup, Position
@@ -23,6 +25,11 @@ if TYPE_CHECKING:  # the rules engine is imported when a game is first played or
 
 class UnsavedActions(RuntimeError):
     """The open game has actions the disk refused; they must be saved before it is left."""
+
+
+def summary_of(game: Game | PadGame) -> dict[str, Any]:
+    """A game's history summary, as its kind makes it."""
+    return KINDS[game.header.game].summarize(game)
 
 
 class GameSession:
@@ -33,9 +40,9 @@ class GameSession:
     makes one and switches its game with `new_game`/`open_game`.
     """
 
-    def __init__(self, store: Store, game: Game | None = None):
+    def __init__(self, store: Store, game: Game | PadGame | None = None):
         self.store = store
-        self.game: Game | None = game
+        self.game: Game | PadGame | None = game
         self.lock = threading.RLock()
         """Serializes actions: web sessions share one service (one table)."""
         self.unsaved: list[dict[str, Any]] = []
@@ -62,11 +69,28 @@ class GameSession:
             from companion.rules.game import Game
 
             game = Game.new(start)
-            self.store.create_game(game.header_doc(), summary(game))
+            self.store.create_game(game.header_doc(), summary_of(game))
             self.game = game
             return game
 
-    def open_game(self, game_id: str) -> Game:
+    def new_pad(self, kind: PadKind, doc: dict[str, Any]) -> PadGame:
+        """Create and store a new pad of another game of the family, and make it current.
+
+        Raises:
+            PadError: the document is refused (nothing stored).
+            UnsavedActions: the open game still has unsaved actions.
+            OSError: the disk refused it (nothing changed).
+        """
+        from companion.library.pad import PadGame
+
+        with self.lock:
+            self._leave()
+            pad = PadGame.new(kind, doc)
+            self.store.create_game(pad.header_doc(), summary_of(pad))
+            self.game = pad
+            return pad
+
+    def open_game(self, game_id: str) -> Game | PadGame:
         """Load a stored game by replaying its journal, and make it current.
 
         Raises:
@@ -85,7 +109,7 @@ class GameSession:
             raise UnsavedActions(f"{len(self.unsaved)} action(s) of the open game are not "
                                  f"saved yet ({self.save_error}); free the disk and retry first")
 
-    def _current(self) -> Game:
+    def _current(self) -> Game | PadGame:
         if self.game is None:
             raise RuntimeError("no game is open")
         return self.game
@@ -108,7 +132,7 @@ class GameSession:
             last = len(self.unsaved) == 1
             try:
                 self.store.append(game.header.game_id, self.unsaved[0],
-                                  summary(game) if last else None)
+                                  summary_of(game) if last else None)
             except OSError as err:
                 self.save_error = describe_os_error(err)
                 return False
@@ -205,7 +229,8 @@ class GameSession:
     def _mark_clock(self, running: bool) -> bool:
         with self.lock:
             game = self.game
-            if game is None or self.read_only or game.state.phase == "game_over":
+            if game is None or self.read_only or game.header.game != VENDETTA \
+                    or game.state.phase == "game_over":
                 return False
             if (game.clock[-1].running if game.clock else False) == running:
                 return False
@@ -213,7 +238,7 @@ class GameSession:
                 return False
             mark = game.mark_clock(running)
             try:
-                self.store.append(game.header.game_id, mark.entry(), summary(game))
+                self.store.append(game.header.game_id, mark.entry(), summary_of(game))
             except (OSError, ValueError, StorageError):
                 game.clock.pop()
                 return False
