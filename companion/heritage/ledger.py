@@ -8,9 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Literal
 
-from pydantic import ValidationError
-
-from companion.heritage.errors import HeritageError, heritage_error_in
+from companion.heritage.errors import HeritageError
 from companion.heritage.models import (
     AFTERMATH_STEPS,
     CHAPTERS,
@@ -24,7 +22,7 @@ from companion.heritage.models import (
     Result,
     check_players_count,
 )
-from companion.heritage.pad import GameResult
+from companion.heritage.pad import GameResult, read_file
 
 AFTERMATH_LABELS: dict[AftermathStep, str] = {
     "prepare": "Before the aftermath: clear the boards, take the vampires in torpor out of "
@@ -317,21 +315,5 @@ def chapter_from_game(chapter: int, game: HeritageGame, result: GameResult,
 
 
 def load_ledger(path: str | Path) -> ChronicleLedger:
-    """Read a chronicle ledger file (docs/heritage-format.md).
-
-    Raises:
-        HeritageError: the ledger breaks a rule, or is not a ledger file (key "format").
-        OSError: the file cannot be read.
-    """
-    try:
-        return ChronicleLedger.model_validate_json(Path(path).read_text(encoding="utf-8"))
-    except ValidationError as err:
-        found = heritage_error_in(err)
-        if found is not None:
-            raise found from None
-        first = err.errors()[0]
-        where = ".".join(str(x) for x in first["loc"]) or "the file"
-        raise HeritageError(
-            "format", "§H1", f"{Path(path).name} is not a Heritage chronicle file: "
-                             f"{where}: {first['msg']}", where=where,
-        ) from None
+    """Read a chronicle ledger file (`companion.heritage.pad.read_file`)."""
+    return read_file(path, ChronicleLedger, "chronicle")

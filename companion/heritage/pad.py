@@ -7,9 +7,9 @@ scored as unfinished, saying which players must draw, until the draw is entered.
 
 import json
 from pathlib import Path
-from typing import Literal
+from typing import Literal, TypeVar
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from companion.heritage.errors import HeritageError, heritage_error_in
 from companion.heritage.models import (
@@ -20,6 +20,8 @@ from companion.heritage.models import (
     Result,
     check_players_count,
 )
+
+M = TypeVar("M", bound=BaseModel)
 
 
 def rounds_for_players(players: int) -> int:
@@ -198,17 +200,18 @@ def score(game: HeritageGame) -> GameResult:
                       summary=summary)
 
 
-def load_game(path: str | Path) -> HeritageGame:
-    """Read a Heritage game file (docs/heritage-format.md).
+def read_file(path: str | Path, model: type[M], what: str) -> M:
+    """Read a Heritage file (docs/heritage-format.md) as `model`; `what` names the kind of
+    file in a refusal ("game", "chronicle").
 
     Raises:
-        HeritageError: the file breaks a rule (its own key) or is not a Heritage game file
-            (key "format", with the first problem found).
+        HeritageError: the file breaks a rule (its own key) or is not such a file (key
+            "format", with the first problem found and where).
         OSError: the file cannot be read.
     """
     text = Path(path).read_text(encoding="utf-8")
     try:
-        return HeritageGame.model_validate_json(text)
+        return model.model_validate_json(text)
     except ValidationError as err:
         found = heritage_error_in(err)
         if found is not None:
@@ -222,9 +225,14 @@ def load_game(path: str | Path) -> HeritageGame:
                 where = f"line {bad.lineno}, column {bad.colno}"
         raise HeritageError(
             "format", "§H1",
-            f"{Path(path).name} is not a Heritage game file: {where}: {first['msg']}",
+            f"{Path(path).name} is not a Heritage {what} file: {where}: {first['msg']}",
             where=where, problems=len(err.errors()),
         ) from None
+
+
+def load_game(path: str | Path) -> HeritageGame:
+    """Read a Heritage game file (`read_file`)."""
+    return read_file(path, HeritageGame, "game")
 
 
 def score_file(path: str | Path) -> GameResult:
