@@ -21,6 +21,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from models.common import location_name
+
 
 class Message(BaseModel):
     """One thing to say: a template and its arguments (see the module docstring)."""
@@ -51,6 +53,12 @@ def msgn(singular: str, plural: str, n: int, /, **args: Any) -> Message:
     return Message(key=singular, plural=plural, args={"n": n, **args})
 
 
+def N_(text: str) -> str:  # noqa: N802 - the gettext convention, an extraction keyword
+    """A text marked for the translation catalogues, returned as it is: for words kept in a
+    table (a title, an effect's description) and translated where they are shown."""
+    return text
+
+
 def player(seat: int) -> dict[str, int]:
     """A reference to a player by seat: rendered as the player's name."""
     return {"player": seat}
@@ -67,9 +75,22 @@ def term(word: str) -> dict[str, str]:
     return {"term": word}
 
 
+def place(loc: str) -> dict[str, str]:
+    """A Location by its id ("1", "haven"), as a term: 'Location #1', "Prince's Haven"."""
+    return term("haven" if loc == "haven" else f"location_{loc}")
+
+
 def items(values: list[Any]) -> dict[str, list[Any]]:
     """A list of values or references, joined the language's way ("Ann, Bo and Cy")."""
     return {"items": list(values)}
+
+
+def english_term(word: str) -> str:
+    """A term in English without a title map: a Location's name, else the word with spaces
+    for underscores ('gain_blood' → 'gain blood')."""
+    if word == "haven" or word.startswith("location_"):
+        return location_name(word.removeprefix("location_"))
+    return word.replace("_", " ")
 
 
 def english_list(words: Sequence[str]) -> str:
@@ -103,7 +124,7 @@ def render(message: Message, names: Sequence[str] = (), *,
             if kind == "card":
                 return card_name(ref) if card_name else str(ref)
             if kind == "term":
-                return term_title(ref) if term_title else str(ref).replace("_", " ")
+                return term_title(ref) if term_title else english_term(str(ref))
             if kind == "items":
                 return join([value(x) for x in ref])
         if isinstance(v, bool) or not isinstance(v, int | float):

@@ -82,3 +82,16 @@ def test_an_unknown_game_is_listed_and_blocks_nothing_else(tmp_path: Path) -> No
     app.open_review(gid)
     assert app.screen == "review" and app.review is not None
     store.close()
+
+
+def test_a_pad_typed_at_the_review_address_is_sent_home_with_a_reason(tmp_path: Path) -> None:
+    from companion.library.pad_kinds import heritage
+
+    store = TinyDBGameStore(tmp_path)
+    doc = json.loads((EXAMPLES / "heritage-game.json").read_text())
+    gid = GameSession(store).new_pad(heritage(), doc).header.game_id
+    app = build(Library(store))
+    app.open_address(f"/review/{gid}")
+    assert app.review is None and app.screen == "home"
+    assert app.error and "Heritage" in app.error
+    store.close()

@@ -70,8 +70,8 @@ def test_the_circle_finder_finds_a_circle() -> None:
 
 
 ROOMS = ("models", "companion.heritage", "companion.bloodfeud", "companion.storage",
-         "companion.rules", "companion.story", "companion.library", "companion.table",
-         "companion.cli", "views")
+         "companion.rules", "companion.i18n", "companion.story", "companion.library",
+         "companion.table", "companion.cli", "views")
 """The rooms from the lowest up: a module may import its own room and the rooms before it."""
 
 

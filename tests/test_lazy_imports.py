@@ -11,8 +11,8 @@ ROOT = Path(__file__).resolve().parent.parent
 LATER = ["companion.rules.game", "companion.rules.engine", "companion.table.access",
          "companion.table.collect", "companion.table.table", "companion.library.backups",
          "companion.story.scorecard", "models.events", "models.commands", "views.seat_page",
-         "views.frame", "PIL", "segno", "flet_charts"]
-"""Modules only a played game, a screen or an action needs."""
+         "views.frame", "PIL", "segno", "flet_charts", "babel", "companion.i18n.catalogues"]
+"""Modules only a played game, a screen, an action or a language other than English needs."""
 
 
 def loaded_after(code: str) -> set[str]:

@@ -15,6 +15,7 @@ from tests.ui import (
     enter_ally,
     find,
     has,
+    label,
     pick_ally,
     texts,
     type_in,
@@ -64,10 +65,17 @@ def test_home_lists_actions(app: AppState) -> None:
 
 
 def test_wizard_needs_three_names(app: AppState) -> None:
+    """Create game cannot be tapped before 3 names are in, and says so on itself."""
     click(app.root, "new-game")
     type_in(app.root, "name-0", "Ann")
-    click(app.root, "create-game")
-    assert app.error and "at least 3" in app.error
+    create = find(app.root, "create-game")
+    assert create.disabled and "at least 3 player names (1 name so far)" in create.content
+    type_in(app.root, "name-1", "Bob")
+    assert "(2 names so far)" in find(app.root, "create-game").content
+    type_in(app.root, "name-2", "Cat")
+    assert find(app.root, "create-game").content == "Create game"
+    type_in(app.root, "name-2", " ")  # emptied again: disabled again
+    assert find(app.root, "create-game").disabled
     assert app.table is None
 
 
@@ -127,9 +135,11 @@ def test_unknown_ally_values_are_asked_and_remembered(app: AppState) -> None:
     pick_ally(app, "haven", "ALLY-WIN-TIES")
     assert has(app.root, "ally-haven-name")  # an unnamed card: its name may be added
     click(app.root, "ally-haven-human")
-    click(app.root, "allies-ok")
-    assert app.error and "Prince's Haven" in app.error and "Influence while active" in app.error
+    place = find(app.root, "allies-ok")  # disabled, saying what is still to tap
+    assert place.disabled and "Prince's Haven" in place.content
+    assert "Influence while active" in place.content
     enter_ally(app, "haven", values=(2, 2, 2, 2))
+    assert find(app.root, "allies-ok").content == "Place these Allies"
     click(app.root, "allies-ok")
     assert app.error is None, app.error
     s = app.game.state
@@ -150,17 +160,22 @@ def test_planning_offers_only_legal_blood_and_face_down_has_no_identity(app: App
     _to_planning(app)
     r = app.root
     assert "Ann's turn 1 of 2" in value(r, "prompt")
-    assert has(r, "blood-3") and not has(r, "blood-4")
+    assert find(r, "play").disabled  # saying what is missing
+    assert find(r, "play").content == "Choose where to play (Where?)"
     click(r, "loc-pick-1")
+    assert find(r, "play").content == "Choose the card, or Face down"
     click(r, "face-down")
     assert "id" not in app.draft("plan")["card"]  # no identity asked for a face-down card
-    assert find(r, "play").content == "Play face down at Location #1"
-    click(r, "blood-2")
-    assert find(r, "play").content == "Play face down at Location #1 + 2 Blood"  # all it does
+    assert label(r, "play") == "Play face down at #1"
+    # Play, or Play with 1 to 3 Blood beside it: the Pool keeps 1 (7 - 1 for face down)
+    assert has(r, "play-3") and not has(r, "play-4")
+    said = find(r, "play-2").content
+    assert said.value == "+2" and said.semantics_label == (
+        "Play face down at Location #1 with 2 Blood")  # all it does, in words
     chips = {c.identifier: c for c in walk(r) if isinstance(c, ft.Semantics)}
-    assert chips["blood-2"].selected is True and not chips["blood-1"].selected  # told, too
-    assert find(r, "blood-2").icon == ft.Icons.CHECK  # not by colour alone
-    click(r, "play")
+    assert chips["face-down"].selected is True and not chips["loc-pick-2"].selected  # told
+    assert find(r, "face-down").icon == ft.Icons.CHECK  # not by colour alone
+    click(r, "play-2")
     s = app.game.state
     card = s.locations[0].positions[0].cards[0]
     assert not card.face_up and card.card is None
@@ -172,8 +187,8 @@ def test_unknown_power_is_asked(app: AppState) -> None:
     r = app.root
     click(r, "loc-pick-haven")
     click(r, "plan-card-BR-HUNT")
-    click(r, "play")
-    assert app.error and "printed Power" in app.error
+    assert find(r, "play").disabled
+    assert find(r, "play").content == "Tap the card's printed Power"
     click(r, "plan-card-power-2")
     click(r, "play")
     assert app.error is None

@@ -85,12 +85,28 @@ def test_whose_turn_and_the_main_button_never_scroll_away():
 def test_a_refusal_shows_next_to_the_button_that_caused_it():
     app = planning_app()
     click(app.root, "loc-pick-1")
-    click(app.root, "plan-card-BR-HUNT")  # its printed Power is not known yet
-    click(app.root, "play")
+    click(app.root, "face-down")
+    app.fail("Not allowed: the table changed.")  # e.g. another device played meanwhile
     on_screen = pinned(app)
     between = on_screen[on_screen.index("error") + 1:on_screen.index("play")]
-    assert set(between) <= {"notice"}  # right above Play (the last news may sit between)
-    assert "printed Power" in app.error
+    assert set(between) <= {"notice", "undo-hint", "notice-close"}  # right above Play
+    app.render(keep_news=True)  # drawn again, nothing changed: it stays
+    assert has(app.root, "error")
+
+
+def test_a_refusal_goes_when_the_input_it_names_changes():
+    """A refusal is about the choices made: any change of them takes it away."""
+    app = planning_app()
+    click(app.root, "loc-pick-1")
+    app.fail("Not allowed: the table changed.")
+    assert has(app.root, "error")
+    click(app.root, "loc-pick-2")
+    assert not has(app.root, "error") and app.error is None
+    click(app.root, "nav-table")  # a typed value (no redraw of its own) takes it away too
+    click(app.root, "effect-open")
+    app.fail("Effect: something was wrong.")
+    type_in(app.root, "effect-amount", "2")
+    assert not has(app.root, "error") and app.error is None
 
 
 def test_what_just_happened_shows_above_the_main_button():
@@ -99,8 +115,9 @@ def test_what_just_happened_shows_above_the_main_button():
     click(app.root, "face-down")
     click(app.root, "play")
     on_screen = pinned(app)
-    assert on_screen.index("notice") == on_screen.index("play") - 1
-    assert any("plays a card face down at Location #2" in t for t in texts(app.root))
+    between = on_screen[on_screen.index("notice") + 1:on_screen.index("play")]
+    assert set(between) <= {"undo-hint", "notice-close"}  # the news line's own parts
+    assert "plays a card face down at Location #2" in value(app.root, "undo-hint")
 
 
 def test_each_new_turn_or_step_starts_at_the_top_and_picks_keep_the_place():
@@ -182,6 +199,10 @@ def test_the_log_and_the_undo_line_come_from_the_narrator():
     app = planning_app()
     g = app.game
     said = told_each(g)
+    # fresh news: one pinned line; read, it becomes the content's first line
+    assert value(app.root, "undo-hint") == f"Just happened #{len(g.actions)}: {said[-1][0]}"
+    click(app.root, "loc-pick-1")
+    assert "undo-hint" in ids(scroller(app))
     assert value(app.root, "undo-hint") == f"Undo takes back #{len(g.actions)}: {said[-1][0]}"
     click(app.root, "nav-log")
     shown = texts(app.root)
@@ -327,12 +348,12 @@ def test_a_drain_keeps_the_turns_location_face_and_blood():
     app = planning_app()
     click(app.root, "loc-pick-2")
     click(app.root, "face-down")
-    click(app.root, "blood-2")
     click(app.root, f"drain-{app.legal().drainable[0]}")
     d = app.draft("plan")
-    assert (d["loc"], d["face_up"], d["blood"]) == ("2", False, 2)
-    assert find(app.root, "blood-2").style.bgcolor[ft.ControlState.DEFAULT] == "#e0b35a"
-    click(app.root, "play")
+    assert (d["loc"], d["face_up"]) == ("2", False)
+    assert find(app.root, "face-down").style.bgcolor[ft.ControlState.DEFAULT] == "#e0b35a"
+    assert has(app.root, "toast-undo")  # the drain's news carries its own Undo
+    click(app.root, "play-2")
     card_ = app.game.state.locations[1].positions[0].cards[0]
     assert not card_.face_up and app.game.state.locations[1].positions[0].blood == 2
 
@@ -436,6 +457,7 @@ def test_no_dropdown_anywhere_in_a_whole_game():
             seen += 1
         click(app.root, "effect-open") if has(app.root, "effect-open") else None
         assert not any(isinstance(c, ft.Dropdown) for c in walk(app.root))
+        click(app.root, "effect-close") if has(app.root, "effect-close") else None
         app.go("game")
         autoplay_step(app, rng)
     app.go("quick")

@@ -150,7 +150,7 @@ def test_a_long_count_shows_counting_and_the_figures_when_they_are_ready(
     steps: list[Any] = []
     app.later = steps.append  # the page's loop: run by hand below
     click(app.root, "stats")
-    assert value(app.root, "stats-counting") == "Counting 75 finished game(s)…"
+    assert value(app.root, "stats-counting") == "Counting 75 finished games…"
     assert not has(app.root, "stats-games")
     future = app.library.stats_future()
     app.render()  # drawn again while counting (e.g. turned): still one count, one redraw asked

@@ -95,12 +95,17 @@ def test_bars_numbers_and_news_are_kept_until_what_they_show_changes() -> None:
     app = table_app()
     click(app.root, "effect-apply")  # Ann gains 1 Blood
     kept = {name: find(app.root, name) for name in ("prompt", "help", "undo", "clock",
-                                                     "infl-0", "blood-1", "notice")}
+                                                     "infl-0", "blood-1")}
     blood = value(app.root, "blood-0")
-    click(app.root, "effect-apply")  # the same effect again: the same news
+    notice = find(app.root, "notice")
+    click(app.root, "effect-apply")  # the same effect again: the same news, a new number
     assert value(app.root, "blood-0") == str(int(blood) + 1)
     assert all(find(app.root, name) is control for name, control in kept.items())
     assert "Ann gains 1 Blood" in " ".join(texts(find(app.root, "notice")))
+    assert find(app.root, "notice") is not notice  # "Just happened #n" names the action
+    kept["notice"] = find(app.root, "notice")
+    app.render(keep_news=True)  # drawn again for another reason: the news line is kept
+    assert find(app.root, "notice") is kept["notice"]
     click(app.root, "effect-action-gain_influence")
     click(app.root, "effect-apply")  # other news, another number: those two are new
     assert find(app.root, "notice") is not kept["notice"]

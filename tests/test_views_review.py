@@ -174,13 +174,15 @@ def test_unfinished_game_review_says_so(app) -> None:
 def test_stats_page_shows_compute_figures(app, games) -> None:
     click(app.root, "stats")
     stats = compute(games.list_games(finished=True))
-    assert value(app.root, "stats-games") == f"{stats.games} finished game(s) counted"
+    assert value(app.root, "stats-games") == f"{stats.games} finished game{'' if stats.games == 1 else 's'} counted"
     assert stats.games == 3
     assert value(app.root, "stats-frenzies") == f"Frenzies per game: {stats.frenzies_per_game:.2f}"
     for c in stats.clans:
         assert has(app.root, f"clan-row-{c.clan}")
     p = stats.players[0]
-    assert value(app.root, "player-stats-0").startswith(f"{p.games} games · {p.wins} wins")
+    games = f"{p.games} game" + ("" if p.games == 1 else "s")  # "1 game", "2 games"
+    wins = f"{p.wins} win" + ("" if p.wins == 1 else "s")
+    assert value(app.root, "player-stats-0").startswith(f"{games} · {wins}")
     h = stats.haven[0]
     assert f"{h.wins} of {h.games}" in value(app.root, "stats-haven-1")
 
@@ -189,7 +191,7 @@ def test_stats_filters(app) -> None:
     click(app.root, "stats")
     click(app.root, "stats-filters")
     click(app.root, "stats-count-3")
-    assert value(app.root, "stats-games") == "1 finished game(s) counted"
+    assert value(app.root, "stats-games") == "1 finished game counted"
     click(app.root, "stats-count-any")
     click(app.root, "stats-location_cards-on")
     with_cards = int(value(app.root, "stats-games").split()[0])
@@ -206,7 +208,7 @@ def test_stats_filters(app) -> None:
     assert has(app.root, "stats-empty")
     type_in(app.root, "stats-since", "")
     click(app.root, "stats-preset-30")
-    assert value(app.root, "stats-games") == "3 finished game(s) counted"
+    assert value(app.root, "stats-games") == "3 finished games counted"
 
 
 def test_stats_filter_arguments() -> None:

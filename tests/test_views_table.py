@@ -152,8 +152,7 @@ def test_a_play_on_one_phone_redraws_every_device(hub) -> None:
     before = board.renders
     click(ann.root, "loc-pick-1")
     click(ann.root, "face-down")
-    click(ann.root, "blood-1")
-    click(ann.root, "play")
+    click(ann.root, "play-1")  # Play with 1 Blood
     assert ann.error is None, ann.error
     assert table.game.state.players[0].blood == 4  # 1 Blood to the Position + 1 face down
     for app in (ref, bo, cy, board):
@@ -369,8 +368,7 @@ def test_a_pushed_redraw_keeps_what_did_not_change_on_each_device(hub) -> None:
             "board-cy": find(board.root, "board-blood-2")}
     click(ann.root, "loc-pick-1")
     click(ann.root, "face-down")
-    click(ann.root, "blood-1")
-    click(ann.root, "play")
+    click(ann.root, "play-1")  # Play with 1 Blood
     assert value(board.root, "board-blood-0") == "4" and value(cy.root, "pool-0").startswith(
         "Ann: 4 Blood")
     assert find(cy.root, "my-numbers") is kept["cy-numbers"]  # Cy's own numbers did not move

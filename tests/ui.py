@@ -13,14 +13,16 @@ if TYPE_CHECKING:
 
 
 def walk(control: ft.Control) -> Iterator[ft.Control]:
-    """Every control in a tree, depth first (a dialog's title, content and actions too)."""
+    """Every control in a tree, depth first (a dialog's title, content and actions too; a
+    table's headers, rows and cells)."""
     yield control
     for name in ("title", "content"):
         child = getattr(control, name, None)
         if isinstance(child, ft.Control):
             yield from walk(child)
-    for name in ("controls", "actions"):
-        for child in getattr(control, name, None) or []:
+    for name in ("controls", "actions", "columns", "rows", "cells"):
+        children = getattr(control, name, None)
+        for child in children if isinstance(children, list) else []:
             if isinstance(child, ft.Control):
                 yield from walk(child)
 
@@ -102,6 +104,12 @@ def texts(root: ft.Control) -> list[str]:
     return [str(c.value) for c in walk(root) if isinstance(c, ft.Text) and c.value]
 
 
+def label(root: ft.Control, identifier: str) -> str:
+    """The words a button shows (its label, whether given as text or as a Text)."""
+    content = find(root, identifier).content  # type: ignore[attr-defined]
+    return str(content.value if isinstance(content, ft.Text) else content)
+
+
 def value(root: ft.Control, identifier: str) -> str:
     """The text shown by a Text with this id."""
     c = find(root, identifier)
@@ -156,8 +164,8 @@ def autoplay_step(app: AppState, rng: random.Random, *, withdraw: bool = True) -
 
         d = app.draft("plan")
         top = blood_limit(legal, d["loc"], d.get("face_up", True))
-        click(r, f"blood-{rng.randint(0, top)}")
-        click(r, "play")
+        blood = rng.randint(0, top)
+        click(r, f"play-{blood}" if blood else "play")  # Play, or Play +N Blood beside it
     elif legal.phase == "resolution":
         if legal.step == "withdraw":
             if withdraw and len(legal.present) > 1 and rng.random() < 0.25:

@@ -13,6 +13,7 @@ from companion.table.access import TableView
 from models.common import location_name
 from models.state import GameState, LocationState
 from views.frame import frame, status_line
+from views.language_picker import language_picker
 from views.power_table import PLACES, power_table
 from views.scoreboard import scoreboard_view
 from views.state import AppState
@@ -123,7 +124,7 @@ def board_view(app: AppState) -> list[ft.Control]:
     s = tv.state
     if s.phase == "game_over" and s.scoreboard is not None:
         body = [text(tv.prompt, 30, bold=True, color=TEXT, ident_="board-prompt"),
-                *scoreboard_view(s.scoreboard)]
+                *scoreboard_view(s.scoreboard), _picker(app)]
         return frame(app, "Final score", body, subtitle=status_line(app))
     if app.layout() == "wide":
         return frame(app, "Board", [_wide(app, tv)], subtitle=status_line(app), fixed=True)
@@ -138,7 +139,13 @@ def board_view(app: AppState) -> list[ft.Control]:
         body.append(ft.ResponsiveRow([
             app.memo(f"board-loc-{i}", _location_inputs(s, i), lambda i=i: _location(s, i))
             for i in range(len(s.locations))], spacing=10, run_spacing=10))
+    body.append(_picker(app))
     return frame(app, "Board", body, subtitle=status_line(app))
+
+
+def _picker(app: AppState) -> ft.Control:
+    """The board's own language (the board may speak another than the phones)."""
+    return ft.Row([language_picker(app)], alignment=ft.MainAxisAlignment.END)
 
 
 def _choices(tv: TableView, size: int) -> list[ft.Control]:
@@ -157,18 +164,19 @@ def _choices(tv: TableView, size: int) -> list[ft.Control]:
 def _news(app: AppState, size: int, most: int = 8) -> list[ft.Control]:
     """What the last action did (public: a face-down card stays "a card")."""
     game = app.game
-    undo = app.table.undo_news() if app.table is not None else None
+    undo = app.undo_news()
     if undo is not None:
         lines = [undo]
     elif not game.actions:
         return []
     else:
         last = game.actions[-1]
-        lines = told(game) or (["Everyone here stayed"] if
-                               last.command.type == "choose_withdraw" else [])
+        lines = told(game, translator=app.t) or (
+            [app.t._("Everyone here stayed")] if last.command.type == "choose_withdraw"
+            else [])
     if not lines:
         return []
-    return [card(text("Just happened", 16, color=MUTED),
+    return [card(text(app.t._("Just happened"), 16, color=MUTED),
                  *[text(line, size) for line in lines[:most]], ident_="board-news")]
 
 
@@ -183,7 +191,8 @@ def _wide(app: AppState, tv: TableView) -> ft.Control:
         left.append(ft.ResponsiveRow(tiles, spacing=8, run_spacing=8))
     right: list[ft.Control] = [_pool_rows(app, s), *_news(app, 17, most=4)]
     return ft.Column([
-        text(tv.prompt, 24, bold=True, color=TEXT, ident_="board-prompt"),
+        ft.Row([ft.Container(text(tv.prompt, 24, bold=True, color=TEXT, ident_="board-prompt"),
+                             expand=True), language_picker(app)], spacing=8),
         *_choices(tv, 22),
         ft.Row([ft.Column(left, expand=3, spacing=8),
                 ft.Column(right, expand=2, spacing=8)],

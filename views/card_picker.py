@@ -46,6 +46,12 @@ def on_value_change(sel: dict, key: str, value: str) -> None:
     sel[key] = value
 
 
+def on_power_typed(app: AppState, sel: dict, value: str) -> None:
+    """A Power beyond the chips, typed: the screen's buttons follow (complete or not)."""
+    sel["power"] = value
+    app.render(keep_news=True)
+
+
 def on_card_change(app: AppState, sel: dict) -> None:
     """Back to the whole list of cards."""
     sel.pop("id", None)
@@ -112,10 +118,11 @@ def _power_form(app: AppState, chosen: ClanCardEntry, sel: dict,
         text(f"Printed Power of {chosen.name or chosen.id} (read it on the card; it is "
              "remembered):", 16, color=MUTED),
         chips([(str(n), str(n)) for n in range(10)], str(sel.get("power", "")),
-              lambda v: on_power_pick(app, sel, v), f"{prefix}-power", width=56)]
+              lambda v: on_power_pick(app, sel, v), f"{prefix}-power", width=56,
+              about=f"Printed Power of {chosen.name or chosen.id}")]
     if sel.get("other") or str(sel.get("power", "")) not in ("", *map(str, range(10))):
         out.append(field("Printed Power", str(sel.get("power", "")),
-                         lambda v: on_value_change(sel, "power", v), numeric=True,
+                         lambda v: on_power_typed(app, sel, v), numeric=True,
                          width=170, ident_=f"{prefix}-power"))
     else:
         out.append(button("Other…", lambda e: on_other_power(app, sel), primary=False,
@@ -125,8 +132,10 @@ def _power_form(app: AppState, chosen: ClanCardEntry, sel: dict,
     return out
 
 
-def picked(app: AppState, clan: Clan | None, sel: dict) -> ClanCard | str:
-    """The chosen card's identity, or what is missing; remembers a typed Power and name."""
+def picked(app: AppState, clan: Clan | None, sel: dict, *,
+           remember: bool = True) -> ClanCard | str:
+    """The chosen card's identity, or what is missing; remembers a typed Power and name
+    (unless `remember` is off: a screen only checking whether the card is complete)."""
     entry = next((e for e in entries_for(app, clan) if e.id == sel.get("id")), None)
     if entry is None:
         return "choose which card it is"
@@ -140,6 +149,7 @@ def picked(app: AppState, clan: Clan | None, sel: dict) -> ClanCard | str:
     if entry.name is None and name:
         learnt["name"] = name[:60]
     if learnt:
-        app.remember("clan_cards", {"id": entry.id, "clan": entry.clan, **learnt})
+        if remember:
+            app.remember("clan_cards", {"id": entry.id, "clan": entry.clan, **learnt})
         entry = entry.model_copy(update=learnt)
     return entry.identity()

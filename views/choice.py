@@ -9,12 +9,16 @@ import flet as ft
 from views.state import AppState
 from views.theme import (
     GOLD,
+    LINE,
     MUTED,
+    ON_GOLD,
+    ON_GOLD_MUTED,
+    RING,
     SMALL,
     SURFACE_HI,
     TEXT,
-    TOUCH,
     button,
+    button_style,
     ident,
     tap_row,
     text,
@@ -35,10 +39,13 @@ class Option:
 
 
 def chips(options: list[tuple[str, str]], selected: str | None,
-          on_pick: Callable[[str], None], prefix: str, *, width: int | None = None) -> ft.Row:
-    """A wrapping row of buttons, the chosen one lit; ids are `<prefix>-<key>`."""
+          on_pick: Callable[[str], None], prefix: str, *, width: int | None = None,
+          about: str | None = None) -> ft.Row:
+    """A wrapping row of buttons, the chosen one lit; ids are `<prefix>-<key>`. `about`: what
+    the row chooses, said with each option to a screen reader ("Feed Blood: 2")."""
     return wrap(*[button(label, lambda e, k=key: on_pick(k), primary=False,
-                         selected=key == selected, width=width, ident_=f"{prefix}-{key}")
+                         selected=key == selected, width=width, ident_=f"{prefix}-{key}",
+                         spoken=f"{about}: {label}" if about else None)
                   for key, label in options], spacing=6)
 
 
@@ -60,8 +67,8 @@ def pick_list(app: AppState, options: list[Option], selected: str | None,
     if searched or len(options) > SEARCH_FROM:
         query = str(draft.get("q") or "")
         box = ft.TextField(label=label, value=query, text_size=18, prefix_icon=ft.Icons.SEARCH,
-                           border_color="#6b4a4f", focused_border_color=GOLD,
-                           label_style=ft.TextStyle(color=MUTED))
+                           border_color=LINE, focused_border_color=GOLD,
+                           focused_border_width=3, label_style=ft.TextStyle(color=MUTED))
         box.on_change = lambda e: on_search_change(app, draft, box.value or "")
         out.append(ident(f"{prefix}-search", box))
         words = query.lower().split()
@@ -75,24 +82,33 @@ def pick_list(app: AppState, options: list[Option], selected: str | None,
 
 
 def tiles(options: list[tuple[str, str, str]], selected: str | None,
-          on_pick: Callable[[str], None], prefix: str) -> ft.Row:
-    """Equal tiles side by side, each a bold word over a short line (e.g. "#1" over the Ally
-    there); ids `<prefix>-<key>`."""
+          on_pick: Callable[[str], None], prefix: str) -> ft.ResponsiveRow:
+    """Tiles of a bold word over a short line (e.g. "#1" over the Ally there), two to a row on
+    a phone (room for a whole name), more on a wider screen; each is one button, its words
+    read once; ids `<prefix>-<key>`."""
     out = []
     for key, top, bottom in options:
         chosen = key == selected
-        fg = "#1a0d00" if chosen else TEXT
-        body = ft.Column([ft.Text(top, size=17, weight=ft.FontWeight.BOLD, color=fg),
-                          ft.Text(bottom, size=SMALL, color="#3a2a10" if chosen else MUTED,
-                                  max_lines=2, text_align=ft.TextAlign.CENTER)],
-                         spacing=0, horizontal_alignment=ft.CrossAxisAlignment.CENTER)
-        box = ft.Container(content=body, bgcolor=GOLD if chosen else SURFACE_HI,
-                           border=None if chosen else ft.Border.all(1, "#5a3a3f"),
-                           border_radius=10, padding=ft.Padding.symmetric(horizontal=6,
-                                                                          vertical=6),
-                           alignment=ft.Alignment.CENTER, height=TOUCH + 14, ink=True,
-                           on_click=lambda e, k=key: on_pick(k))
-        tile = ident(f"{prefix}-{key}", box, f"{top} {bottom}".strip())
-        tile.expand = True
+        fg = ON_GOLD if chosen else TEXT
+        head: list[ft.Control] = [ft.Text(top, size=17, weight=ft.FontWeight.BOLD, color=fg,
+                                          semantics_label=f"{top}, selected" if chosen
+                                          else None)]
+        if chosen:
+            head.insert(0, ft.Icon(ft.Icons.CHECK, color=fg, size=20))
+        lines: list[ft.Control] = [ft.Row(head, spacing=4, tight=True)]
+        if bottom:
+            lines.append(ft.Text(bottom, size=SMALL, color=ON_GOLD_MUTED if chosen else MUTED,
+                                 max_lines=3, overflow=ft.TextOverflow.ELLIPSIS,
+                                 text_align=ft.TextAlign.CENTER))
+        body = ft.Column(lines, spacing=0, tight=True,
+                         horizontal_alignment=ft.CrossAxisAlignment.CENTER)
+        style = button_style(GOLD if chosen else SURFACE_HI, fg,
+                             ft.BorderSide(0, GOLD) if chosen else ft.BorderSide(1, LINE),
+                             ring=ON_GOLD if chosen else RING,
+                             padding=ft.Padding.symmetric(horizontal=6, vertical=8))
+        tile = ident(f"{prefix}-{key}", ft.Button(content=body, style=style,
+                                                   on_click=lambda e, k=key: on_pick(k)))
+        tile.selected = chosen
+        tile.col = {"xs": 6, "sm": 4, "md": 3}
         out.append(tile)
-    return ft.Row(out, spacing=6)
+    return ft.ResponsiveRow(out, spacing=6, run_spacing=6)

@@ -57,13 +57,15 @@ def due_main(app: AppState, legal: Legal) -> ft.Control | None:
                        ident_=f"due-{first}-decline"))
 
 
-def due_panel(app: AppState, legal: Legal) -> list[ft.Control]:
+def due_panel(app: AppState, legal: Legal, *, pinned: bool = True) -> list[ft.Control]:
     """Each pending effect in turn order, with its other choices (Decline when optional,
-    the teammate); the first one's Apply is the screen's main button (`due_main`)."""
+    the teammate); the first one's Apply is the screen's main button (`due_main`) unless
+    `pinned` is off (the by-hand form's Apply is the main button then)."""
     if not legal.due:
         return []
     s = app.game.state
-    main_uid = next((d.uid for d in legal.due if d.uid in legal.next_due), None)
+    main_uid = next((d.uid for d in legal.due if d.uid in legal.next_due), None) \
+        if pinned else None
     rows: list[ft.Control] = [heading("Card effects due now", 18)]
     for i, item in enumerate(legal.due):
         uid = item.uid
@@ -120,35 +122,44 @@ def on_effect_toggle(app: AppState) -> None:
 
 
 def on_effect_set(app: AppState, key: str, value: str, rerender: bool = True) -> None:
-    """A form value changed."""
-    _form(app)[key] = value
+    """A form value changed (a typed one draws the screen again only when that changes what
+    the Apply button says)."""
+    d = _form(app)
+    before = _effect_missing(app, d)
+    d[key] = value
     if key in ("action", "player"):
-        _form(app)["card"] = None
-    if rerender:
-        app.render()
+        d["card"] = None
+    refused = bool(app.error)
+    app.error = None  # the input the refusal named changed
+    if rerender or refused or _effect_missing(app, d) != before:
+        app.render(keep_news=not rerender)
+
+
+def _effect_missing(app: AppState, d: dict) -> str | None:
+    """What the effect needs before it can be applied, for its button (None: ready)."""
+    if d["player"] is None:
+        return "Choose to whom"
+    if d["action"] not in NO_AMOUNT and to_int(d["amount"]) is None:
+        return "Type the amount (a whole number)"
+    if d["action"] in ("power", "halve_printed_power", "restore_card") and not d["card"]:
+        return "Choose the card"
+    return None
 
 
 def on_effect_apply(app: AppState) -> None:
     """Send the effect (a refusal shows right under the button too)."""
     d = _form(app)
     d["tried"] = True
-    if d["player"] is None:
-        app.fail("Effect: choose the player it affects.")
+    if (why := _effect_missing(app, d)) is not None:
+        app.fail(f"Effect: {why[:1].lower()}{why[1:]}.")
         return
     cmd: dict = {"type": "apply_effect", "action": d["action"], "player": int(d["player"]),
                  "reason": d["reason"].strip()}
     if d["by"] not in (None, NOBODY):
         cmd["by"] = int(d["by"])
     if d["action"] not in NO_AMOUNT:
-        amount = to_int(d["amount"])
-        if amount is None:
-            app.fail("Effect: enter a whole number as the amount.")
-            return
-        cmd["amount"] = amount
+        cmd["amount"] = to_int(d["amount"])
     if d["action"] in ("power", "halve_printed_power", "restore_card"):
-        if not d["card"]:
-            app.fail("Effect: choose the card.")
-            return
         cmd["card"] = d["card"]
     app.play(cmd)
 
@@ -174,8 +185,11 @@ def effect_inputs(app: AppState) -> tuple:
             s.location.id if s.location else None, cards)
 
 
-def effect_form(app: AppState) -> list[ft.Control]:
-    """Apply any effect by hand: the escape hatch for every card the app does not automate."""
+def effect_form(app: AppState, *, pinned: bool = False) -> list[ft.Control]:
+    """Apply any effect by hand: the escape hatch for every card the app does not automate.
+    Its fields come before its Apply button (`pinned`: Apply is the screen's main button,
+    pinned under the form; then the form holds only its Close). Apply says what is missing
+    until the effect is complete."""
     d = _form(app)
     if not d["open"]:
         return [button("Apply an effect by hand", lambda e: on_effect_toggle(app),
@@ -187,13 +201,13 @@ def effect_form(app: AppState) -> list[ft.Control]:
         text("For a card or Relic the app does not apply by itself.", 16, color=MUTED),
         text("What happens?", 16, bold=True),
         chips(ACTIONS, d["action"], lambda v: on_effect_set(app, "action", v),
-              "effect-action"),
+              "effect-action", about="What happens"),
         text("To whom?", 16, bold=True),
         chips(players, d["player"], lambda v: on_effect_set(app, "player", v),
-              "effect-player"),
+              "effect-player", about="To whom"),
         text("Whose effect is it? (the thief, or who causes a Frenzy)", 16, bold=True),
         chips([(NOBODY, "nobody / the table"), *players], d["by"],
-              lambda v: on_effect_set(app, "by", v), "effect-by"),
+              lambda v: on_effect_set(app, "by", v), "effect-by", about="Whose effect"),
     ]
     if d["action"] not in NO_AMOUNT:
         label = "Power change (+/-)" if d["action"] == "power" else "Amount"
@@ -206,14 +220,18 @@ def effect_form(app: AppState) -> list[ft.Control]:
             f"cards at {location_name(s.location.id)}" if s.location else "cards")
         parts += ([text("Which card?", 16, bold=True),
                    chips(opts, d["card"], lambda v: on_effect_set(app, "card", v),
-                         "effect-card")]
+                         "effect-card", about="Which card")]
                   if opts else [text(f"No {where} for this player.", 16, color=MUTED)])
-    parts += [field("Reason (card name)", d["reason"],
-                    lambda v: on_effect_set(app, "reason", v, rerender=False),
-                    ident_="effect-reason"),
-              wrap(button("Apply effect", lambda e: on_effect_apply(app), ident_="effect-apply"),
-                   button("Close", lambda e: on_effect_toggle(app), primary=False,
-                          ident_="effect-close"))]
-    if app.error and d.get("tried"):
+    parts.append(field("Reason (card name)", d["reason"],
+                       lambda v: on_effect_set(app, "reason", v, rerender=False),
+                       ident_="effect-reason"))
+    why = _effect_missing(app, d)
+    apply = button(why or "Apply effect", (lambda e: on_effect_apply(app)) if why is None
+                   else None, ident_="effect-apply")
+    close = button("Close", lambda e: on_effect_toggle(app), primary=False,
+                   ident_="effect-close")
+    parts.append(close if pinned else wrap(apply, close))
+    if app.error and d.get("tried") and not pinned:
         parts.append(error_box(app.error, "effect-error"))
-    return [card(*parts, ident_="effect-form")]
+    form = card(*parts, ident_="effect-form")
+    return [form, main(apply)] if pinned else [form]

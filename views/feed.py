@@ -6,8 +6,9 @@ from companion.rules.legal import Legal
 from companion.rules.queries import turn_order
 from companion.rules.scoring import influence
 from models.common import location_name
+from views.power_table import outcomes_card
 from views.state import AppState
-from views.theme import GOLD, MUTED, button, card, heading, main, text
+from views.theme import GOLD, MUTED, button, card, heading, main, plural, text
 
 
 def checklist(app: AppState) -> ft.Control:
@@ -41,7 +42,8 @@ def round_summary(app: AppState) -> ft.Control:
         p = s.players[seat]
         active = sum(1 for c in p.alliance if not c.drained)
         rows.append(text(f"{p.name}: {p.blood} Blood · {influence(s, seat).total} Influence "
-                         f"if the game ended now · {active} active Alliance card(s)", 16))
+                         f"if the game ended now · "
+                         f"{plural(active, 'active Alliance card', 'active Alliance cards')}", 16))
     holder = s.players[s.ambition].name if s.ambition is not None else "?"
     return card(heading(f"Round {s.round - 1} is over", 19),
                 text(f"{holder} holds the Ambition token and goes first.", 16, color=GOLD),
@@ -59,8 +61,8 @@ def feed_view(app: AppState, legal: Legal) -> list[ft.Control]:
     out: list[ft.Control] = []
     if s.round == 1:
         out.append(checklist(app))
-    else:
-        out.append(round_summary(app))
+    else:  # where the last round ended, and how each Location of it went
+        out += [round_summary(app), *outcomes_card(app.game, len(s.locations))]
     gains = [text(f"{s.players[p].name}: +{n} Blood ({s.players[p].blood} to "
                   f"{s.players[p].blood + n})", 18, ident_=f"feed-{p}")
              for p, n in legal.feed.items()]

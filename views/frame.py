@@ -1,10 +1,15 @@
 """The frame around every screen: title bar (in a game: what happens now), scrolling body, main
 button with the last tap's news right above it, and the undo bar.
 
-What must never scroll away stays pinned: "whose turn / what now" in the title bar, the screen's
-main button (marked with `theme.main`) and the refusal or news of the last tap at the bottom. Each
-new turn or step gets a new scroll view, so it starts at the top. On a wide screen the board
-stands beside the form; on a phone lying on its side the bars are compact.
+The screen belongs to the choices: the title bar holds its icons and one line of status, with
+what happens now under them at full width (two lines at most; a tap shows the rest). Pinned at
+the bottom are only the refusal of the last tap (until the input it names changes), one line of
+news (a tap opens it, a cross closes it), the screen's main button (marked with `theme.main`,
+after the choices it acts on: a main button that cannot act yet says what is missing) and the
+undo bar; together at most about a quarter of a small phone's height. What Undo takes back
+otherwise heads the content. Each new turn or step gets a new scroll view, so it starts at the
+top. On a wide screen the board stands beside the form; on a phone lying on its side the bars
+are compact.
 """
 
 from __future__ import annotations
@@ -20,19 +25,25 @@ from views.state import AppState
 from views.theme import (
     BG,
     BLOOD_DARK,
+    FRENZY_TEXT,
     GOLD,
     MAIN,
     MUTED,
+    NEWS_BG,
     SMALL,
     SURFACE,
     TEXT,
+    TOUCH,
     button,
     error_box,
+    icon_button,
     ident,
 )
 
 NEWS_LINES = {"phone": 7, "landscape": 2, "wide": 12}
-"""Wrapped lines of news the pinned area shows before pointing to the Log."""
+"""Wrapped lines of news an opened news line shows before pointing to the Log."""
+PROMPT_LINES = 2
+"""Lines of "what happens now" shown before a tap shows the rest."""
 
 
 def status_line(app: AppState) -> str:
@@ -56,51 +67,101 @@ def where_line(s: GameState) -> str:
     return " · ".join(parts)
 
 
-def _icon(app: AppState, name: str, icon: ft.IconData, handler, size: int) -> ft.Control:
-    return ident(name, ft.IconButton(icon=icon, icon_color=TEXT, tooltip=name.capitalize(),
-                                     icon_size=size - 24, on_click=lambda e: handler(app),
-                                     width=size, height=size), name.capitalize())
+def _frame_draft(app: AppState) -> dict:
+    """What the reader opened in the bars: the whole prompt, the whole news."""
+    return app.draft("frame")
+
+
+def on_prompt_toggle(app: AppState) -> None:
+    """Show the whole of what happens now, or two lines of it again."""
+    d = _frame_draft(app)
+    d["prompt"] = not d.get("prompt")
+    app.render(keep_news=True)
+
+
+def _fits(words: str, width: float, size: int, lines: int) -> bool:
+    """Whether a text of `size` px fits in `lines` lines of a bar this wide (an estimate:
+    a little over half its size per character)."""
+    per_line = max(12, int((width - 32) / (size * 0.56)))
+    return math.ceil(len(words) / per_line) <= lines
 
 
 def title_bar(app: AppState, title: str, subtitle: str | None = None,
               prompt: tuple[str, str | None] | None = None) -> ft.Control:
-    """The top bar: Back, title and subtitle, Home. In a game, what happens now (whose turn,
-    which step) takes the title's place, with the help button of its rules section (`prompt`:
-    the line and that section's key). Kept between renders while it shows the same."""
+    """The top bar: Back, title or status, Help, Home in one row; in a game, what happens now
+    (whose turn, which step) under them at full width, with the help button of its rules
+    section (`prompt`: the line and that section's key). Kept between renders while it shows
+    the same."""
     compact = app.layout() == "landscape"
     away = app.screen != "home" and app.problem is None
     back = away and app.can_go_back()
     home = away and app.host
-    inputs = (title, subtitle, prompt, compact, back, home)
+    opened = bool(_frame_draft(app).get("prompt"))
+    width = (app.size or (390, 844))[0]
+    inputs = (title, subtitle, prompt, compact, back, home, opened, width)
     return app.memo("title-bar", inputs, lambda: _title_bar(app, *inputs))
 
 
 def _title_bar(app: AppState, title: str, subtitle: str | None,
                prompt: tuple[str, str | None] | None, compact: bool, back: bool,
-               home: bool) -> ft.Control:
-    if prompt:
-        col: list[ft.Control] = [ident("prompt", ft.Text(
-            prompt[0], size=SMALL if compact else 18, color=GOLD, weight=ft.FontWeight.BOLD))]
-    else:
-        col = [ident("title", ft.Text(title, size=20, weight=ft.FontWeight.BOLD, color=TEXT))]
-    if subtitle:
-        col.append(ident("status", ft.Text(subtitle, size=SMALL,
-                                           color=MUTED if prompt else GOLD)))
-    size = 48 if compact else 52
+               home: bool, opened: bool, width: float) -> ft.Control:
+    size = 44 if compact else TOUCH
     row: list[ft.Control] = []
     if back:
-        row.append(_icon(app, "back", ft.Icons.ARROW_BACK, on_back_click, size))
-    row.append(ft.Column(col, spacing=0 if compact else 2, expand=True))
+        row.append(icon_button("back", ft.Icons.ARROW_BACK, "Back",
+                               lambda e: on_back_click(app), size=size))
+    if prompt and compact:  # a phone on its side: one row, what happens now in it
+        head: list[ft.Control] = [_prompt(app, prompt[0], SMALL, opened, width - 3 * size)]
+        if subtitle:
+            head.append(ident("status", ft.Text(subtitle, size=SMALL, color=MUTED, max_lines=1,
+                                                overflow=ft.TextOverflow.ELLIPSIS)))
+    elif prompt:  # the status (whose numbers, where) beside the icons
+        head = [ident("status", ft.Text(subtitle or "", size=SMALL, color=MUTED, max_lines=2,
+                                        overflow=ft.TextOverflow.ELLIPSIS))] if subtitle else []
+    else:
+        head = [ident("title", ft.Text(title, size=20, weight=ft.FontWeight.BOLD, color=TEXT))]
+        if subtitle:
+            head.append(ident("status", ft.Text(subtitle, size=SMALL, color=GOLD)))
+    row.append(ft.Column(head, spacing=0, expand=True))
     if prompt and prompt[1] is not None:
         from views.help_button import help_button  # a game's screens only
 
-        row.append(help_button(app, prompt[1]))
+        row.append(help_button(app, prompt[1], size))
     if home:
-        row.append(_icon(app, "home", ft.Icons.HOME, on_home_click, size))
-    return ft.Container(content=ft.Row(row, vertical_alignment=ft.CrossAxisAlignment.CENTER),
-                        bgcolor=BLOOD_DARK, key="title-bar",
-                        padding=ft.Padding.symmetric(horizontal=10 if compact else 14,
-                                                     vertical=2 if compact else 8))
+        row.append(icon_button("home", ft.Icons.HOME, "Home", lambda e: on_home_click(app),
+                               size=size))
+    bar: list[ft.Control] = [ft.Row(row, spacing=4,
+                                    vertical_alignment=ft.CrossAxisAlignment.CENTER)]
+    if prompt and not compact:
+        bar.append(_prompt(app, prompt[0], 18, opened, width))
+    return ft.Container(content=ft.Column(bar, spacing=0), bgcolor=BLOOD_DARK, key="title-bar",
+                        padding=ft.Padding.only(left=4, right=4, top=0 if compact else 2,
+                                                bottom=2 if compact else 8))
+
+
+def _prompt(app: AppState, words: str, size: int, opened: bool, width: float) -> ft.Control:
+    """What happens now: at most PROMPT_LINES lines, the rest a tap away (a screen reader
+    reads it whole)."""
+    lines = PROMPT_LINES
+    long = not _fits(words, width, size, lines)
+    folded = long and not opened
+    # (an ellipsis without a line limit would cut the text to one line)
+    shown = ft.Text(words, size=size, color=GOLD, weight=ft.FontWeight.BOLD,
+                    max_lines=lines if folded else None,
+                    overflow=ft.TextOverflow.ELLIPSIS if folded else ft.TextOverflow.CLIP)
+    body: ft.Control = ident("prompt", shown)
+    if long:
+        body = ft.Container(
+            content=ft.Row([ft.Container(body, expand=True),
+                            ft.Icon(ft.Icons.EXPAND_LESS if opened else ft.Icons.EXPAND_MORE,
+                                    color=GOLD, size=22,
+                                    semantics_label="Show less" if opened else "Show all")],
+                           spacing=4, vertical_alignment=ft.CrossAxisAlignment.START),
+            on_click=lambda e: on_prompt_toggle(app), ink=True, border_radius=8,
+            padding=ft.Padding.symmetric(horizontal=6, vertical=2))
+    else:
+        body = ft.Container(body, padding=ft.Padding.symmetric(horizontal=6, vertical=2))
+    return body
 
 
 def on_back_click(app: AppState) -> None:
@@ -145,21 +206,74 @@ def on_news_more(app: AppState) -> None:
     app.go("log")
 
 
+def on_news_toggle(app: AppState) -> None:
+    """Open the news line (every sentence), or fold it to one line again."""
+    d = _frame_draft(app)
+    d["news"] = not d.get("news")
+    app.render(keep_news=True)
+
+
+def on_news_close(app: AppState) -> None:
+    """Put the news away (what Undo takes back stays at the top of the content)."""
+    app.notice = []
+    _frame_draft(app).pop("news", None)
+    app.render()
+
+
+def on_news_undo(app: AppState) -> None:
+    """Undo, from the news of the tap that did it (a drain's toast)."""
+    app.undo()
+
+
 def _lines(sentence: str, width: float) -> int:
     """Lines a sentence wraps to at SMALL px in a panel of this width (an estimate)."""
     per_line = max(20, int((width - 48) / 8.6))
     return math.ceil(len(sentence) / per_line)
 
 
+def refusal(app: AppState) -> str | None:
+    """The refusal of the last tap while the input it names is unchanged: it goes by itself
+    as soon as any choice or typed value of the screen changes (or the next tap plays)."""
+    if not app.error:
+        app.drafts.get("frame", {}).pop("refused", None)
+        return None
+    seen = repr({k: v for k, v in app.drafts.items() if k != "frame"})
+    d = _frame_draft(app)
+    said = d.get("refused")
+    if said is None or said[0] != app.error:
+        d["refused"] = (app.error, seen)
+    elif said[1] != seen:  # the input changed since: the refusal no longer applies
+        app.error = None
+        d.pop("refused", None)
+        return None
+    return app.error
+
+
+def clear_refusal(app: AppState) -> None:
+    """A typed value changed (a text box draws nothing by itself): the refusal shown goes."""
+    if app.error:
+        app.error = None
+        app.render(keep_news=True)
+
+
+def _game_news(app: AppState) -> bool:
+    """Whether this screen shows a game's news line (the referee's game, table and log)."""
+    return app.table is not None and app.screen in ("game", "table", "log") and \
+        app.is_referee
+
+
 def news(app: AppState) -> list[ft.Control]:
-    """What is not saved, the refusal (if any) and what the last action did: as much as fits;
-    the rest is one tap away in the Log."""
+    """What is not saved, the refusal (if any) and what the last action did: one line on the
+    referee's game screens (a tap opens it), every sentence elsewhere."""
     out: list[ft.Control] = []
     if banner := save_banner(app):
         out.append(banner)
-    if app.error:
-        out.append(error_box(app.error))
+    if refused := refusal(app):
+        out.append(error_box(refused))
     if not app.notice:
+        return out
+    if _game_news(app):
+        out.append(news_line(app))
         return out
     width = (app.size or (390, 844))[0]
     if app.layout() == "wide":
@@ -181,28 +295,89 @@ def news(app: AppState) -> list[ft.Control]:
     return out
 
 
+def _sentence(line: str) -> ft.Text:
+    return ft.Text(line, size=SMALL, color=FRENZY_TEXT if "Frenzy" in line else TEXT)
+
+
 def _news_box(app: AppState, shown: list[str], rest: int, more: bool) -> ft.Control:
-    lines: list[ft.Control] = [ft.Text(line, size=SMALL,
-                                       color="#ffb3b3" if "Frenzy" in line else TEXT)
-                               for line in shown]
+    lines: list[ft.Control] = [_sentence(line) for line in shown]
     if more:
-        lines.append(ident("notice-more", ft.TextButton(
-            f"…and {rest} more: read them in the Log", on_click=lambda e: on_news_more(app),
-            style=ft.ButtonStyle(color=GOLD, text_style=ft.TextStyle(size=SMALL))),
-            "More news"))
+        lines.append(_more_link(app, rest))
     return ident("notice", ft.Container(
         content=ft.Column([ft.Text("Just happened", size=SMALL, color=MUTED), *lines],
                           spacing=3),
-        bgcolor="#261417", border=ft.Border.all(1, GOLD), border_radius=10,
+        bgcolor=NEWS_BG, border=ft.Border.all(1, GOLD), border_radius=10,
         padding=ft.Padding.symmetric(horizontal=12, vertical=8)))
 
 
-def _notice(notice: list[str]) -> ft.Control:
-    lines = [ft.Text(line, size=16, color="#ffb3b3" if "FRENZY" in line else TEXT)
-             for line in notice]
+def _more_link(app: AppState, rest: int) -> ft.Control:
+    return ident("notice-more", ft.TextButton(
+        f"…and {rest} more: read them in the Log", on_click=lambda e: on_news_more(app),
+        style=ft.ButtonStyle(color=GOLD, text_style=ft.TextStyle(size=SMALL))))
+
+
+def undo_line(app: AppState) -> str:
+    """'Undo takes back #12: Ann plays…' (what the Undo button would take back)."""
+    from companion.story.review import headline  # a game's screens only
+
+    g = app.game
+    last = headline(g) if g.actions else "nothing yet"
+    return f"Undo takes back #{len(g.actions)}: {last}"
+
+
+def news_line(app: AppState) -> ft.Control:
+    """The last tap's news in one line ("Just happened #12: …"), a tap opens every sentence;
+    a cross puts it away. After a drain it carries its own Undo (the toast of a tap that
+    cost Influence)."""
+    g = app.game
+    opened = bool(_frame_draft(app).get("news"))
+    drained = bool(g.actions) and getattr(g.actions[-1].command, "type", "") == "drain"
+    inputs = (tuple(app.notice), len(g.actions), opened, drained, g.can_undo())
+    return app.memo("notice", inputs, lambda: _news_line(app, opened, drained))
+
+
+def _news_line(app: AppState, opened: bool, drained: bool) -> ft.Control:
+    g = app.game
+    from companion.story.review import headline  # a game's screens only
+
+    first = headline(g) if g.actions else app.notice[0]
+    head = ident("undo-hint", ft.Text(
+        f"Just happened #{len(g.actions)}: {first}", size=SMALL, color=TEXT,
+        weight=ft.FontWeight.W_600, max_lines=None if opened else 1,
+        overflow=ft.TextOverflow.CLIP if opened else ft.TextOverflow.ELLIPSIS))
+    row: list[ft.Control] = [
+        ft.Container(content=ft.Row([ft.Container(head, expand=True), ft.Icon(
+            ft.Icons.EXPAND_LESS if opened else ft.Icons.EXPAND_MORE, color=GOLD, size=22,
+            semantics_label="Show less" if opened else "Show all")], spacing=2),
+            on_click=lambda e: on_news_toggle(app), ink=True, expand=True,
+            padding=ft.Padding.only(left=10, right=4, top=6, bottom=6), border_radius=8)]
+    if drained and g.can_undo():
+        row.append(ident("toast-undo", ft.TextButton(
+            "Undo", on_click=lambda e: on_news_undo(app), height=TOUCH,
+            style=ft.ButtonStyle(color=GOLD, text_style=ft.TextStyle(
+                size=SMALL, weight=ft.FontWeight.BOLD)))))
+    row.append(icon_button("notice-close", ft.Icons.CLOSE, "Close the news",
+                           lambda e: on_news_close(app), color=MUTED, size=44))
+    parts: list[ft.Control] = [ft.Row(row, spacing=0,
+                                      vertical_alignment=ft.CrossAxisAlignment.CENTER)]
+    if opened:
+        width = (app.size or (390, 844))[0]
+        budget, shown = NEWS_LINES[app.layout()], []
+        for sentence in app.notice:
+            cost = _lines(sentence, width)
+            if shown and cost > budget:
+                break
+            shown.append(sentence)
+            budget -= cost
+        rest = len(app.notice) - len(shown)
+        body: list[ft.Control] = [_sentence(line) for line in shown]
+        if rest:
+            body.append(_more_link(app, rest))
+        parts.append(ft.Container(ft.Column(body, spacing=3),
+                                  padding=ft.Padding.only(left=10, right=10, bottom=8)))
     return ident("notice", ft.Container(
-        content=ft.Column([ft.Text("Just happened", size=14, color=MUTED), *lines], spacing=4),
-        bgcolor="#261417", border=ft.Border.all(1, GOLD), border_radius=10, padding=12))
+        content=ft.Column(parts, spacing=0), bgcolor=NEWS_BG, border=ft.Border.all(1, GOLD),
+        border_radius=10))
 
 
 def on_undo_click(app: AppState) -> None:
@@ -222,40 +397,50 @@ def on_view_toggle(app: AppState, screen: str) -> None:
 
 
 def undo_bar(app: AppState, mains: list[ft.Control] | None = None) -> ft.Control:
-    """Undo / Redo / Table / Log, always one tap away, with what Undo will take back. Lying on
-    its side, a phone shows the main button in the same row and no hint."""
+    """Undo / Redo / Table / Log, always one tap away (what Undo takes back heads the content,
+    or is the news line). Lying on its side, a phone shows the main button in the same
+    row. The row wraps between buttons at any text size (never a word cut)."""
     g = app.game
     compact = app.layout() == "landscape"
     if compact and mains:
         for m in mains:
             m.expand = 2
-        row: ft.Control = ft.Row([*_undo_buttons(app), *mains], spacing=6)
+        row: ft.Control = ft.Row([*_undo_buttons(app, True), *mains], spacing=6)
     else:  # the buttons change only with what can be undone and the screen: kept till then
         inputs = (g.can_undo(), g.can_redo(), app.screen)
-        row = app.memo("undo-buttons", inputs, lambda: ft.Row(_undo_buttons(app), spacing=6))
-    parts: list[ft.Control] = [row]
-    if not compact:
-        from companion.story.review import headline  # a game's screens only
-
-        last = headline(g) if g.actions else "nothing yet"
-        parts.insert(0, ident("undo-hint", ft.Text(
-            f"Undo takes back #{len(g.actions)}: {last}", size=SMALL, color=MUTED, max_lines=1,
-            overflow=ft.TextOverflow.ELLIPSIS)))
-    return ft.Container(content=ft.Column(parts, spacing=4), bgcolor=SURFACE, key="undo-bar",
-                        padding=ft.Padding.symmetric(horizontal=10, vertical=6 if compact else 8))
+        row = app.memo("undo-buttons", inputs, lambda: ft.Row(
+            _undo_buttons(app, False), spacing=6, run_spacing=6, wrap=True,
+            alignment=ft.MainAxisAlignment.SPACE_BETWEEN))
+    bar = ft.Container(content=row, bgcolor=SURFACE, expand=True,
+                       padding=ft.Padding.symmetric(horizontal=8, vertical=2))
+    return ft.Row([bar], spacing=0, key="undo-bar")  # the whole width, its buttons spread
 
 
-def _undo_buttons(app: AppState) -> list[ft.Control]:
+def _nav(label: str, icon: ft.IconData, handler, ident_: str, spoken: str, *,
+         selected: bool = False, expand: bool = False) -> ft.Control:
+    """A bar button: its word only (four fit a 320-px phone in one row), its icon when the
+    bar is beside the main button on a phone lying on its side."""
+    b = button(label, handler, primary=False, selected=selected, ident_=ident_,
+               icon=icon if expand and not selected else None, spoken=spoken, expand=expand)
+    if not expand:
+        b.content.style.padding = ft.Padding.symmetric(horizontal=12, vertical=12)
+    return b
+
+
+def _undo_buttons(app: AppState, expand: bool) -> list[ft.Control]:
     g = app.game
     return [
-        button("Undo", (lambda e: on_undo_click(app)) if g.can_undo() else None,
-               expand=True, primary=False, ident_="undo"),
-        button("Redo", (lambda e: on_redo_click(app)) if g.can_redo() else None,
-               expand=True, primary=False, ident_="redo"),
-        button("Table", lambda e: on_view_toggle(app, "table"), expand=True,
-               selected=app.screen == "table", primary=False, ident_="nav-table"),
-        button("Log", lambda e: on_view_toggle(app, "log"), expand=True,
-               selected=app.screen == "log", primary=False, ident_="nav-log"),
+        _nav("Undo", ft.Icons.UNDO, (lambda e: on_undo_click(app)) if g.can_undo() else None,
+             "undo", "Undo the last action" if g.can_undo() else "Undo: nothing to take back",
+             expand=expand),
+        _nav("Redo", ft.Icons.REDO, (lambda e: on_redo_click(app)) if g.can_redo() else None,
+             "redo", "Redo" if g.can_redo() else "Redo: nothing was taken back",
+             expand=expand),
+        _nav("Table", ft.Icons.TABLE_CHART_OUTLINED, lambda e: on_view_toggle(app, "table"),
+             "nav-table", "Table: every player and Location", selected=app.screen == "table",
+             expand=expand),
+        _nav("Log", ft.Icons.HISTORY, lambda e: on_view_toggle(app, "log"), "nav-log",
+             "Log: every action", selected=app.screen == "log", expand=expand),
     ]
 
 
@@ -264,10 +449,10 @@ def action_area(app: AppState, mains: list[ft.Control], below: bool) -> ft.Contr
     parts = news(app) + ([] if below else mains)
     if not parts:
         return None
-    return ft.Container(content=ft.Column(parts, spacing=8,
-                                          horizontal_alignment=ft.CrossAxisAlignment.STRETCH),
-                        bgcolor=BG, padding=ft.Padding.only(left=12, right=12, top=8, bottom=8),
-                        border=ft.Border.only(top=ft.BorderSide(1, "#3a2327")))
+    return ident("pinned", ft.Container(
+        content=ft.Column(parts, spacing=4, horizontal_alignment=ft.CrossAxisAlignment.STRETCH),
+        bgcolor=BG, padding=ft.Padding.only(left=8, right=8, top=4, bottom=4),
+        border=ft.Border.only(top=ft.BorderSide(1, "#3a2327"))))
 
 
 def frame(app: AppState, title: str, body: list[ft.Control], *, subtitle: str | None = None,
@@ -283,14 +468,21 @@ def frame(app: AppState, title: str, body: list[ft.Control], *, subtitle: str | 
     layout = app.layout()
     mains = [c for c in body if getattr(c, "data", None) == MAIN]
     rest = [c for c in body if getattr(c, "data", None) != MAIN]
+    if game_bar and layout != "landscape" and not (_game_news(app) and app.notice):
+        hint = undo_line(app)
+        rest.insert(1 if rest else 0, app.memo("undo-hint", hint, lambda: ident(
+            "undo-hint", ft.Text(hint, size=SMALL, color=MUTED, max_lines=1,
+                                 overflow=ft.TextOverflow.ELLIPSIS))))
     scroller = ft.Column(rest, expand=True, spacing=12,
                          scroll=None if fixed else ft.ScrollMode.AUTO,
                          horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
                          key=f"scroll-{app.screen}-{place}")
     in_bar = game_bar and layout == "landscape"
     area = action_area(app, mains, in_bar)
-    column: list[ft.Control] = [ft.Container(content=scroller, expand=True, bgcolor=BG,
-                                             padding=ft.Padding.all(12))]
+    content = ident("content", ft.Container(content=scroller, expand=True, bgcolor=BG,
+                                            padding=ft.Padding.all(12)))
+    content.expand = True
+    column: list[ft.Control] = [content]
     if area is not None:
         column.append(area)
     main_part: ft.Control = ft.Column(column, expand=True, spacing=0)

@@ -4,7 +4,7 @@ import flet as ft
 
 from companion.rules.reference import help_for
 from views.state import AppState
-from views.theme import GOLD, TOUCH, ident
+from views.theme import GOLD, TOUCH, icon_button
 
 
 def on_help_click(app: AppState, key: str) -> None:
@@ -13,10 +13,8 @@ def on_help_click(app: AppState, key: str) -> None:
     app.go("rules", help_for(key).id)
 
 
-def help_button(app: AppState, key: str) -> ft.Control:
-    """A '?' button (48 px+) naming the section it opens."""
+def help_button(app: AppState, key: str, size: int = TOUCH) -> ft.Control:
+    """A '?' button (48 px) naming the section it opens."""
     title = help_for(key).title
-    b = ft.IconButton(icon=ft.Icons.HELP_OUTLINE, icon_color=GOLD, icon_size=30,
-                      tooltip=f"Rules: {title}", width=TOUCH, height=TOUCH,
-                      on_click=lambda e: on_help_click(app, key))
-    return ident("help", b, f"Rules help: {title}")
+    return icon_button("help", ft.Icons.HELP_OUTLINE, f"Rules: {title}",
+                       lambda e: on_help_click(app, key), color=GOLD, size=size)

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import flet as ft
 
-from companion.library.kinds import kind_id, known
+from companion.library.kinds import is_vendetta, kind_id, known, title
 from views.frame import frame
+from views.language_picker import language_picker
 from views.pager import page_start, pager
 from views.state import AppState
 from views.theme import MUTED, button, card, heading, ident, text
@@ -27,6 +28,47 @@ def on_review_open(app: AppState, game_id: str) -> None:
     app.open_review(game_id)
 
 
+def on_pad_new(app: AppState, kind: str) -> None:
+    """Start a score pad of another game of the family (Heritage, Blood Feud)."""
+    app.drafts.pop(f"{kind}-new", None)
+    app.go(kind)
+
+
+def on_pad_open(app: AppState, kind: str, game_id: str, review: bool) -> None:
+    """Open a stored pad: its entries, or (`review`) its result alone."""
+    app.draft(f"{kind}-review")[game_id] = review
+    app.go(kind, game_id)
+
+
+def _pad_detail(s: dict) -> str:
+    """Where a pad stands: its winner or tie, else its round."""
+    if s.get("finished"):
+        if s.get("tie"):  # a tie stays a tie; the Storyteller's pick is said beside it
+            tied = [r.get("name") for r in s.get("standings") or [] if r.get("rank") == 1]
+            pick = s.get("winner") if s.get("winner") in tied else None
+            return f"Tie: {' and '.join(tied) or s.get('winner')}" + (
+                f" (the Storyteller's pick: {pick})" if pick else "")
+        return f"{s.get('winner')} wins"
+    if s.get("needs_draw"):
+        return "Tied: the primogen draw decides"
+    if s.get("rounds"):
+        return f"Round {s.get('round')} of {s.get('rounds')}"
+    return f"Round {s.get('round')}" if s.get("round") else "Not started"
+
+
+def _pad_row(app: AppState, s: dict, i: int, when: str) -> ft.Control:
+    """A stored game of another game of the family: its name, players, where it stands."""
+    kind, game_id, done = str(kind_id(s)), s["game_id"], bool(s.get("finished"))
+    review = button("Review", lambda e: on_pad_open(app, kind, game_id, True),
+                    primary=done or app.read_only, expand=True, ident_=f"review-{i}")
+    edit = button("Open", lambda e: on_pad_open(app, kind, game_id, False), primary=not done,
+                  expand=True, ident_=f"game-{i}")
+    buttons = [review] if app.read_only else [review, edit] if done else [edit, review]
+    return card(text(f"{title(s)}: {', '.join(s.get('players') or [])}", 18, bold=True),
+                text(_pad_detail(s), 15, color=MUTED, ident_=f"detail-{i}"),
+                text(when, 13, color=MUTED), ft.Row(buttons, spacing=6))
+
+
 def _game_row(app: AppState, s: dict, i: int) -> ft.Control:
     players = ", ".join(s.get("players") or [])
     when = str(s.get("updated") or s.get("created") or "")[:16].replace("T", " ")
@@ -36,6 +78,8 @@ def _game_row(app: AppState, s: dict, i: int) -> ft.Control:
                          "it. It needs a newer version.", 15, color=MUTED,
                          ident_=f"unknown-{i}"),
                     text(when, 13, color=MUTED))
+    if not is_vendetta(s):
+        return _pad_row(app, s, i, when)
     if s.get("finished"):
         scores = s.get("scores") or {}
         detail = f"Won by {s.get('winner')}  ·  " + ", ".join(
@@ -111,7 +155,11 @@ def home_view(app: AppState) -> list[ft.Control]:
     games = unfinished + finished
     new_game = button("New game", lambda e: on_new_click(app), ident_="new-game",
                       icon=ft.Icons.ADD, disabled=app.read_only)
-    body: list[ft.Control] = [new_game]
+    body: list[ft.Control] = [new_game, *[
+        button(label, lambda e, k=kind: on_pad_new(app, k), primary=False, icon=ft.Icons.ADD,
+               disabled=app.read_only, ident_=f"new-{kind}")
+        for kind, label in (("heritage", "New Heritage game"),
+                            ("bloodfeud", "New Blood Feud session"))]]
     if app.read_only:  # the reason right above the button it disables
         body.insert(0, ident("read-only", text(read_only_note(app), 15, color=MUTED)))
     body += [
@@ -140,4 +188,5 @@ def home_view(app: AppState) -> list[ft.Control]:
     if not games:
         body.append(text("No games here." if app.read_only else
                          "No games yet. Start one with New game.", color=MUTED))
+    body.append(ft.Row([language_picker(app)], alignment=ft.MainAxisAlignment.END))
     return frame(app, "Vendetta Companion", body, subtitle="Referee for the table")

@@ -38,6 +38,7 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 
 import flet as ft
 
+from companion.i18n import LANGUAGES, negotiate
 from companion.table.hub import DEVICE_TOKEN, new_device_token
 from models.table import Board, Referee, Seat
 from views.state import AppState
@@ -59,7 +60,9 @@ HEARTBEAT = 1.0
 DEVICE_KEY = "vendetta.device"
 HOST_KEY = "vendetta.host"
 TABLE_KEY = "vendetta.table"
-"""Local-storage keys: this device's token, the host key it proved, its table."""
+LANG_KEY = "vendetta.lang"
+"""Local-storage keys: this device's token, the host key it proved, its table, the language
+chosen on it."""
 
 
 def start_address(route: str) -> tuple[str, str | None]:
@@ -140,6 +143,7 @@ class LiveSync:
         self.beat: ft.Text | None = None
         """The heartbeat: an invisible text whose value changes every `HEARTBEAT` seconds."""
         app.on_table = self.follow
+        app.on_language = self.language
         if self.loop is not None:  # a test page draws in the caller's thread: it waits
             app.later = self.later
         page.on_connect = self.on_connect
@@ -237,6 +241,7 @@ class LiveSync:
             elif app.hub.is_host(key):
                 await self._storage("set", HOST_KEY, key)
             table_id = await self._storage("get", TABLE_KEY)
+            lang = await self._storage("get", LANG_KEY)
         except Exception as err:  # noqa: BLE001 - judged below
             if not self.connected() or not isinstance(err, RuntimeError | TimeoutError):
                 # the connection broke under the call: the start runs again on reconnect
@@ -244,7 +249,10 @@ class LiveSync:
                 return
             # the browser refused or never answered: no local storage, a fresh device
             log.warning("local storage unavailable: this device is not remembered (%s)", err)
-            table_id = None
+            table_id = lang = None
+        saved = lang if isinstance(lang, str) and lang in LANGUAGES else None
+        app.lang = negotiate([] if saved else await self._locales(), saved)
+        self._locale(app.lang)
         app.host = desktop or bool(key and app.hub.is_host(key))
         resumed = app.resume(table_id if isinstance(table_id, str) else None)
         if resumed and (address.startswith("/join") or address.split("?")[0] == "/") and \
@@ -253,6 +261,36 @@ class LiveSync:
         self.started, self.starting = True, None
         self.open(address)
         self.page.update()
+
+    async def _locales(self) -> list[str]:
+        """The device's preferred locales, in order ('it_IT', 'en_US'); none when the device
+        does not say (then English)."""
+        try:
+            info = await asyncio.wait_for(self.page.get_device_info(), STORAGE_WAIT)
+            return [str(locale) for locale in getattr(info, "locales", None) or []]
+        except Exception as err:  # noqa: BLE001 - no locales: the saved choice or English
+            log.info("the device did not tell its languages: %r", err)
+            return []
+
+    def _locale(self, lang: str) -> None:
+        """Flutter's own texts (date picker, OK/Cancel) in the device's language."""
+        if isinstance(self.page, ft.Page):
+            self.page.locale_configuration = ft.LocaleConfiguration(
+                supported_locales=[ft.Locale(code) for code in LANGUAGES],
+                current_locale=ft.Locale(lang))
+
+    def language(self, lang: str) -> None:
+        """The device chose a language: Flutter follows, and the device keeps the choice
+        (its local storage: it survives reloads and server restarts)."""
+        self._locale(lang)
+        if self.browser:
+            self._task(self._remember_language, lang)
+
+    async def _remember_language(self, lang: str) -> None:
+        try:
+            await self.service("prefs", ft.SharedPreferences).set(LANG_KEY, lang)
+        except Exception:  # noqa: BLE001 - not kept: the next start asks the browser again
+            log.warning("could not remember the language on this device")
 
     def connected(self) -> bool:
         """Whether the page's session has a connection to its browser now."""
@@ -359,13 +397,13 @@ class LiveSync:
             return
         actions = table.game.actions
         if (len(actions), table.game.can_redo()) != app.drawn_game:
-            undo = table.undo_news()
+            undo = app.undo_news()
             if undo is not None:  # an undo or a redo, said as such
                 app.say([undo])
                 return
             from companion.story.review import told  # imported once a table plays
 
-            app.say(told(table.game) if actions else [])
+            app.say(told(table.game, translator=app.t) if actions else [])
 
     def buzz(self) -> None:
         """A haptic nudge where the device has one (phones; ignored elsewhere)."""

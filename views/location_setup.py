@@ -113,10 +113,15 @@ def on_ally_change(app: AppState, loc: str) -> None:
 
 
 def on_ally_field(app: AppState, loc: str, key: str, value: str, redraw: bool = False) -> None:
-    """A printed value (tapped or typed) or the name."""
-    _picks(app)[loc][key] = value
-    if redraw:
-        app.render()
+    """A printed value (tapped or typed) or the name; a typed one draws the screen again only
+    when that changes what the Place button says (or a refusal it answers goes)."""
+    d = _picks(app)[loc]
+    before = _missing(app, d)
+    d[key] = value
+    refused = bool(app.error)
+    app.error = None
+    if redraw or refused or _missing(app, d) != before:
+        app.render(keep_news=not redraw)
 
 
 def on_other_toggle(app: AppState, loc: str, key: str) -> None:
@@ -177,7 +182,8 @@ def _values_form(app: AppState, loc: str, d: dict) -> list[ft.Control]:
                             16, color=MUTED))
     if e is None or e.kind is None:
         out.append(chips([("human", "Human"), ("vampire", "Vampire")], d.get("kind"),
-                         lambda k: on_ally_field(app, loc, "kind", k, True), f"ally-{loc}"))
+                         lambda k: on_ally_field(app, loc, "kind", k, True), f"ally-{loc}",
+                         about="Human or Vampire"))
     for key, label, values in NUMBERS:
         if e is not None and getattr(e, key) is not None:
             continue
@@ -188,12 +194,13 @@ def _values_form(app: AppState, loc: str, d: dict) -> list[ft.Control]:
                                                expand=True)]
         if not other:
             head.append(ident(f"ally-{loc}-{key}-more", ft.TextButton(
-                "Other…", on_click=lambda e, key=key: on_other_toggle(app, loc, key),
-                style=ft.ButtonStyle(color=GOLD, text_style=ft.TextStyle(size=16))), "Other"))
+                content=ft.Text("Other…", semantics_label=f"{label}: another value"),
+                on_click=lambda e, key=key: on_other_toggle(app, loc, key), height=44,
+                style=ft.ButtonStyle(color=GOLD, text_style=ft.TextStyle(size=16)))))
         row: list[ft.Control] = [
             ft.Row(head, vertical_alignment=ft.CrossAxisAlignment.CENTER),
             chips(options, d[key], lambda v, key=key: on_ally_field(app, loc, key, v, True),
-                  f"ally-{loc}-{key}", width=48)]
+                  f"ally-{loc}-{key}", width=48, about=label)]
         if other:
             row.append(field("Other value", d[key],
                              lambda v, key=key: on_ally_field(app, loc, key, v), numeric=True,
@@ -241,9 +248,19 @@ def location_setup_view(app: AppState, legal: Legal) -> list[ft.Control]:
     out: list[ft.Control] = [text("Draw an Ally for each Location and tap which it is.", 16,
                                   color=MUTED)]
     out += [_location(app, loc.id, opened, legal) for loc in locs]
-    missing = next((loc.id for loc in locs if loc.id not in _picks(app)), None)
-    label = ("Place these Allies" if missing is None
-             else f"Choose the Ally at {location_name(missing)}")
-    out.append(main(button(label, (lambda e: on_allies_confirm(app)) if missing is None
-                           else None, ident_="allies-ok")))
+    label = _place_label(app)
+    out.append(main(button(label or "Place these Allies", (lambda e: on_allies_confirm(app))
+                           if label is None else None, ident_="allies-ok")))
     return out
+
+
+def _place_label(app: AppState) -> str | None:
+    """What Location Setup still needs, for its Place button (None: every Ally is in)."""
+    picks = _picks(app)
+    for loc in app.game.state.locations:
+        d = picks.get(loc.id)
+        if d is None:
+            return f"Choose the Ally at {location_name(loc.id)}"
+        if missing := _missing(app, d):
+            return f"{location_name(loc.id)}: tap {', '.join(missing)}"
+    return None

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from urllib.parse import parse_qs, urlsplit
 
+from companion.library.kinds import KINDS
 from companion.table.hub import TableNotFound
 from views.screens import HOME, SCREENS, Route, parse, route_of
 
@@ -127,11 +128,15 @@ class Navigation:
         if self.review is not None and self.review.header.game_id == game_id:
             return None
         try:
-            self.review = self.library.load_game(game_id)
+            game = self.library.load_game(game_id)
         except KeyError:
             return f"There is no stored game {game_id!r}."
         except Exception as err:  # noqa: BLE001 - any load failure is shown, not raised
             return f"This game could not be opened: {err}"
+        if game.header.game != "vendetta":  # a pad reviews on its own screen
+            return (f"This is a game of {KINDS[game.header.game].title}: open it from Home "
+                    "(its Review button).")
+        self.review = game
         self.review_at = len(self.review.actions)
         self.drafts.pop("review", None)
         return None

@@ -1,15 +1,19 @@
-"""Planning: the current player's turn — Location, card (or face down), Blood, Diablerie, Drain
-(§7). The Play button stays pinned on screen; a Drain keeps the choices made so far."""
+"""Planning: the current player's turn — Location, card (or face down), Diablerie, Drain, and
+Play with the Blood it adds (§7). A typical turn is three taps: where, which card, and Play (or
+Play +1/+2/+3 Blood, side by side, pinned on screen); until the turn can be played the Play
+button says what is missing. A Drain keeps the choices made so far; the table's numbers stay
+on this screen, under the form."""
 
 import flet as ft
 
 from companion.rules.legal import Legal
+from companion.rules.queries import turn_order
 from models.common import location_name
 from views.card_picker import picked, picker
 from views.choice import tiles
 from views.locations_panel import locations_panel
 from views.state import AppState
-from views.theme import MUTED, button, card, main, text, wrap
+from views.theme import GOLD, MUTED, SURFACE, button, card, main, plural, text, wrap
 
 
 def blood_limit(legal: Legal, loc: str | None, face_up: bool, partner: bool = False) -> int:
@@ -48,12 +52,6 @@ def on_face_pick(app: AppState, face_up: bool) -> None:
         app.render()
 
 
-def on_blood_pick(app: AppState, n: int) -> None:
-    """Blood from the Pool to the Position."""
-    _plan(app)["blood"] = n
-    app.render()
-
-
 def on_partner_pick(app: AppState, include: bool) -> None:
     """Tag team: the partner's Challenge reaches this play, or spares it (§13)."""
     _plan(app)["partner"] = include
@@ -66,9 +64,11 @@ def on_diablerie_pick(app: AppState, n: int) -> None:
     app.render()
 
 
-def on_play_click(app: AppState, legal: Legal) -> None:
-    """Play the card as drafted."""
+def on_play_click(app: AppState, legal: Legal, blood: int | None = None) -> None:
+    """Play the card as drafted (`blood`: with this much Blood from the Pool, the button's)."""
     d = _plan(app)
+    if blood is not None:
+        d["blood"] = blood
     seat = legal.actor
     assert seat is not None
     if d["loc"] is None:
@@ -89,7 +89,8 @@ def on_play_click(app: AppState, legal: Legal) -> None:
 
 def on_drain_click(app: AppState, seat: int, uid: str) -> None:
     """Drain a card of the current player's Alliance; a Vampire (Diablerie) is confirmed
-    first, saying what the token costs (§9, §11)."""
+    first, saying what the token costs (§9, §11); any other drain is one tap, its news
+    carrying an Undo (it may cost Influence: the button says how much)."""
     p = app.game.state.players[seat]
     c = next(a for a in p.alliance if a.uid == uid).card
     command = {"type": "drain", "player": seat, "card": uid}
@@ -111,16 +112,49 @@ def on_pass_click(app: AppState, seat: int) -> None:
     app.play({"type": "pass_turn", "player": seat})
 
 
-def _play_label(app: AppState, d: dict) -> str | None:
-    """The Play button's words, or None while the Location is still to choose: everything the
-    tap plays (where, face down, Blood and Diablerie added), so the button shows what it does."""
+def missing(app: AppState, legal: Legal, d: dict) -> str | None:
+    """What the turn still needs before it can be played, in words for the Play button (None:
+    ready)."""
     if d["loc"] is None:
+        return "Choose where to play (Where?)"
+    if not d["face_up"]:
         return None
+    seat = legal.actor
+    assert seat is not None
+    identity = picked(app, app.game.state.players[seat].clan, d["card"], remember=False)
+    if isinstance(identity, str):
+        return "Choose the card, or Face down" if identity.startswith("choose") else \
+            "Tap the card's printed Power"
+    return None
+
+
+def _play_label(d: dict) -> str:
+    """The Play button's words: where, face down, Diablerie added (the Blood is on the
+    buttons beside it)."""
     how = "face down" if not d["face_up"] else ""
-    adds = [f"{d['blood']} Blood"] if d["blood"] else []
+    extra = f" + {d['diablerie']} Diablerie" if d["diablerie"] else ""
+    return " ".join(x for x in ("Play", how, f"at {_short_place(d['loc'])}") if x) + extra
+
+
+def _spoken(d: dict, blood: int) -> str:
+    """Everything a Play button plays, in words (what a screen reader says)."""
+    how = " face down" if not d["face_up"] else ""
+    adds = [f"{blood} Blood" if blood else "no Blood"]
     adds += [f"{d['diablerie']} Diablerie"] if d["diablerie"] else []
-    extra = f" + {' + '.join(adds)}" if adds else ""
-    return " ".join(x for x in ("Play", how, f"at {location_name(d['loc'])}") if x) + extra
+    return f"Play{how} at {location_name(d['loc'])} with {' and '.join(adds)}"
+
+
+def play_buttons(app: AppState, legal: Legal, d: dict, most: int) -> list[ft.Control]:
+    """Play (no Blood) and, beside it, Play with 1, 2 or 3 Blood from the Pool: one tap
+    plays the turn with its Blood. Disabled, the button says what is missing."""
+    why = missing(app, legal, d)
+    if why is not None:
+        return [main(button(why, None, ident_="play"))]
+    row = [button(_play_label(d), lambda e: on_play_click(app, legal, 0), ident_="play",
+                  spoken=_spoken(d, 0))]
+    row += [button(f"+{n}", lambda e, n=n: on_play_click(app, legal, n), ident_=f"play-{n}",
+                   spoken=_spoken(d, n), width=56) for n in range(1, most + 1)]
+    return [main(ft.Row(row, wrap=True, spacing=6, run_spacing=6))]
 
 
 def _short_place(loc: str) -> str:
@@ -143,7 +177,7 @@ def _partner_choice(app: AppState, legal: Legal, d: dict) -> list[ft.Control]:
 
 def turn_form(app: AppState, legal: Legal) -> list[ft.Control]:
     """The choices of a turn, compact enough for a phone: where, which card (or face down),
-    Blood, Diablerie."""
+    Diablerie; the Blood is chosen with Play."""
     s = app.game.state
     seat = legal.actor
     assert seat is not None
@@ -162,28 +196,28 @@ def turn_form(app: AppState, legal: Legal) -> list[ft.Control]:
         tiles([(loc, _short_place(loc), allies[loc]) for loc in legal.locations], d["loc"],
               lambda loc: on_location_pick(app, loc), "loc-pick"),
         *_partner_choice(app, legal, d),
-        text(f"Blood from the Pool (0–{max_blood})", 17, bold=True),
-        wrap(*[button(str(n), lambda e, n=n: on_blood_pick(app, n), primary=False,
-                      selected=d["blood"] == n, width=64, ident_=f"blood-{n}")
-               for n in range(max_blood + 1)])]
-    if max_blood < 3:
-        form.append(text(f"At most {max_blood}: the Pool must keep at least 1 Blood. "
-                         "Drain a card first to play more.", 16, color=MUTED))
-    form.append(text("Which card? (or face down)", 17, bold=True))
+        text("Which card? (or face down)", 17, bold=True)]
     if not d["face_up"]:
         form.append(text("Face down: the card stays secret until it is revealed. Tap a card "
                          "to play face up instead.", 16, color=MUTED))
     form += picker(app, p.clan, d["card"], "plan-card", legal.taken_cards.get(seat, []),
-                   on_pick=lambda: on_face_pick(app, True), extra=down)
-    if not legal.can_play_face_down:
+                   on_pick=lambda: on_face_pick(app, True))
+    form.append(down)
+    if not legal.can_play_face_down:  # the reason, right under the button it disables
         form.append(text("Face down is not possible: it would spend the last Blood.", 16,
-                         color=MUTED))
+                         color=MUTED, ident_="face-down-why"))
     if legal.max_diablerie:
         form += [text("Flip Diablerie tokens (1 Blood from the Bank each)", 17, bold=True),
                  wrap(*[button(str(n), lambda e, n=n: on_diablerie_pick(app, n),
                                primary=False, selected=d["diablerie"] == n, width=64,
-                               ident_=f"dia-{n}")
+                               ident_=f"dia-{n}", spoken=f"Flip {n} Diablerie")
                         for n in range(legal.max_diablerie + 1)])]
+    blood = ("Blood from the Pool: Play adds none; +1, +2 or +3 beside it play with that "
+             "much." if max_blood == 3 else
+             f"Blood from the Pool: at most {max_blood} now (+1… beside Play): the Pool must "
+             "keep at least 1 Blood. Drain a card first to play more." if max_blood else
+             "No Blood can be added now: the Pool must keep at least 1 Blood.")
+    form.append(text(blood, 16, color=MUTED, ident_="blood-note"))
     return [card(*form)]
 
 
@@ -196,8 +230,10 @@ def drain_panel(app: AppState, legal: Legal) -> list[ft.Control]:
     drains = []
     for uid in legal.drainable:
         c = cards[uid].card
-        warn = " — Diablerie!" if c.kind == "vampire" else ""
-        drains.append(button(f"Drain {c.name} (+{c.drain_blood} Blood){warn}",
+        loss = (c.influence or 0) - (c.drained_influence or 0)
+        warn = (" — Diablerie!" if c.kind == "vampire" else
+                f", -{loss} Influence" if loss > 0 else "")
+        drains.append(button(f"Drain {c.name} (+{c.drain_blood} Blood{warn})",
                              lambda e, uid=uid: on_drain_click(app, seat, uid),
                              primary=False, ident_=f"drain-{uid}"))
     return [card(text("Drain a card of the Alliance (any time in this turn)", 16,
@@ -212,8 +248,25 @@ def actor_line(app: AppState, legal: Legal) -> str:
     return f"{p.clan} · {p.blood} Blood · {p.hand_size} in hand{dia}"
 
 
+def board_strip(app: AppState) -> list[ft.Control]:
+    """The table while planning, without leaving the screen: every player's numbers, then
+    what lies at each Location."""
+    s = app.game.state
+    rows: list[ft.Control] = [text("The table", 17, bold=True, color=GOLD)]
+    for seat in turn_order(s):
+        p = s.players[seat]
+        dia = f" · {p.diablerie_up} Diablerie up" if p.diablerie_up else ""
+        active = sum(1 for c in p.alliance if not c.drained)
+        rows.append(text(f"{p.name} ({p.clan}): {p.blood} Blood · {p.influence} Influence · "
+                         f"{plural(active, 'active card', 'active cards')}{dia}", 16,
+                         ident_=f"strip-{seat}"))
+    return [card(*rows, color=SURFACE, ident_="board-strip"),
+            *locations_panel(s, compact=True)]
+
+
 def planning_view(app: AppState, legal: Legal) -> list[ft.Control]:
-    """The turn form, built from what is legal now; Play (or Pass) is the main button."""
+    """The turn form, built from what is legal now; Play (or Pass) is the main button, the
+    table's numbers under the form (beside it on a wide screen)."""
     s = app.game.state
     seat = legal.actor
     assert seat is not None
@@ -224,12 +277,11 @@ def planning_view(app: AppState, legal: Legal) -> list[ft.Control]:
                 main(button("Pass the turn", lambda e: on_pass_click(app, seat),
                             ident_="pass"))]
     else:
-        label = _play_label(app, _plan(app))
+        d = _plan(app)
         out += turn_form(app, legal)
-        out.append(main(button(label or "Choose where to play first",
-                               (lambda e: on_play_click(app, legal)) if label else None,
-                               ident_="play")))
+        partner = legal.partner_challenge is not None and d["partner"]
+        out += play_buttons(app, legal, d, blood_limit(legal, d["loc"], d["face_up"], partner))
     out += drain_panel(app, legal)
     if app.layout() != "wide":  # on a wide screen the board beside shows them
-        out += locations_panel(s, compact=True)
+        out += board_strip(app)
     return out

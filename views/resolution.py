@@ -1,5 +1,6 @@
 """Resolution as a stepper per Location: Withdraw, Revelation, Preparation, Conflict,
-Aftermath (§8)."""
+Aftermath (§8). The Location just resolved heads the next one's screen with its outcome; a
+main button that cannot act yet says what is missing."""
 
 import flet as ft
 
@@ -8,12 +9,14 @@ from models.common import STEPS, location_name
 from views.card_picker import picked, picker, taken_for
 from views.effects import due_main, due_panel, effect_form
 from views.locations_panel import position_line
-from views.power_table import power_table
+from views.power_table import outcomes_card, power_table
 from views.state import AppState
 from views.theme import (
     GOLD,
+    LINE,
     MUTED,
     OK,
+    ON_GOLD,
     SMALL,
     SURFACE_HI,
     button,
@@ -39,13 +42,15 @@ def stepper(app: AppState, legal: Legal) -> ft.Control:
     for step in STEPS:
         now = step == legal.step
         done = STEPS.index(step) < STEPS.index(legal.step) if legal.step else False
-        label = ft.Text(step.capitalize(), size=SMALL, color="#1a0d00" if now else (
-            OK if done else MUTED), weight=ft.FontWeight.BOLD if now else None)
+        state = "now" if now else "done" if done else "to come"
+        label = ft.Text(step.capitalize(), size=SMALL, color=ON_GOLD if now else (
+            OK if done else MUTED), weight=ft.FontWeight.BOLD if now else None,
+            semantics_label=f"{step.capitalize()}: {state}")
         content: ft.Control = (ft.Row([ft.Icon(ft.Icons.CHECK, size=16, color=OK), label],
                                       spacing=4, tight=True) if done else label)
         chips.append(ft.Container(
             content=content, bgcolor=GOLD if now else (SURFACE_HI if done else None),
-            border=None if now or done else ft.Border.all(1, "#4a3337"), border_radius=14,
+            border=None if now or done else ft.Border.all(1, LINE), border_radius=14,
             padding=ft.Padding.symmetric(horizontal=10, vertical=6)))
     loc = s.location
     assert loc is not None
@@ -110,14 +115,14 @@ def withdraw_view(app: AppState, legal: Legal) -> list[ft.Control]:
         leave = seat in d["out"]
         line = position_line(s, s.location_index, seat) or s.players[seat].name
         who, _, what = line.partition(": ")
-        parts: list[ft.Control] = [ft.Row([
-            ft.Column([text(who, 17, bold=True), text(what, 16, color=MUTED)], spacing=0,
-                      expand=True),
-            button("Stay", lambda e, seat=seat: on_withdraw_toggle(app, seat, False),
-                   primary=False, selected=not leave, ident_=f"stay-{seat}", width=84),
-            button("Withdraw", lambda e, seat=seat: on_withdraw_toggle(app, seat, True),
-                   primary=False, selected=leave, ident_=f"withdraw-{seat}", width=112)],
-            spacing=6, vertical_alignment=ft.CrossAxisAlignment.CENTER)]
+        parts: list[ft.Control] = [
+            text(who, 17, bold=True), text(what, 16, color=MUTED),
+            wrap(button("Stay", lambda e, seat=seat: on_withdraw_toggle(app, seat, False),
+                        primary=False, selected=not leave, ident_=f"stay-{seat}",
+                        spoken=f"Stay: {who}"),
+                 button("Withdraw", lambda e, seat=seat: on_withdraw_toggle(app, seat, True),
+                        primary=False, selected=leave, ident_=f"withdraw-{seat}",
+                        spoken=f"Withdraw: {who}"), spacing=6)]
         if leave:
             for uid in legal.face_down.get(seat, []):
                 parts += [text("Their face-down card turns up: which is it?", 16,
@@ -132,9 +137,24 @@ def withdraw_view(app: AppState, legal: Legal) -> list[ft.Control]:
         label = ("Reveal: everyone stays" if not d["out"] else
                  "Reveal: " + ", ".join(s.players[p].name for p in d["out"]) + " withdraw"
                  + ("s" if len(d["out"]) == 1 else ""))
-    rows.append(main(button(label, lambda e: on_withdraw_confirm(app, legal),
-                            ident_="withdraw-ok")))
+    unnamed = _unnamed(app, {seat: legal.face_down.get(seat, []) for seat in d["out"]},
+                       d["reveal"])
+    if unnamed:
+        label = f"Name {unnamed}'s face-down card first"
+    rows.append(main(button(label, (lambda e: on_withdraw_confirm(app, legal))
+                            if not unnamed else None, ident_="withdraw-ok")))
     return rows
+
+
+def _unnamed(app: AppState, cards: dict[int, list[str]], sels: dict) -> str | None:
+    """The first player whose face-down card here is not named yet (or lacks its Power)."""
+    s = app.game.state
+    for seat, uids in cards.items():
+        for uid in uids:
+            if isinstance(picked(app, s.players[seat].clan, sels.get(uid, {}),
+                                 remember=False), str):
+                return s.players[seat].name
+    return None
 
 
 # --- Revelation -------------------------------------------------------------------------------
@@ -159,8 +179,10 @@ def revelation_view(app: AppState, legal: Legal) -> list[ft.Control]:
                              *picker(app, s.players[seat].clan, sels.setdefault(uid, {}),
                                      f"rev-{uid}", taken_for(legal, seat, sels, uid)),
                              color=SURFACE_HI))
-    rows.append(main(button("The cards are face up", lambda e: on_reveal_confirm(app, legal),
-                            ident_="reveal-ok")))
+    unnamed = _unnamed(app, legal.face_down, sels)
+    rows.append(main(button(f"Name {unnamed}'s face-down card first" if unnamed else
+                            "The cards are face up", (lambda e: on_reveal_confirm(app, legal))
+                            if not unnamed else None, ident_="reveal-ok")))
     return rows
 
 
@@ -194,8 +216,15 @@ def effects_step_view(app: AppState, legal: Legal) -> list[ft.Control]:
             "conflict": "Conflict cards act now, then Power is compared.",
             "aftermath": "Aftermath cards act now, in turn order."}[legal.step]
     can_go = "next_step" in legal.commands
-    out: list[ft.Control] = [*due_panel(app, legal), text(hint, 16, color=MUTED),
-                             *_unknowns(legal), *power_table(s, s.location), *effect_form(app)]
+    by_hand = bool(app.draft("effect").get("open"))  # the form's Apply is the main button then
+    out: list[ft.Control] = [*due_panel(app, legal, pinned=not by_hand),
+                             text(hint, 16, color=MUTED), *_unknowns(legal),
+                             *power_table(s, s.location), *effect_form(app, pinned=True)]
+    if by_hand:  # going on now would skip the effect being entered: say so, beside it
+        out += [button(THROUGH_LABEL[legal.step], None, primary=False, ident_="continue"),
+                text("Apply the effect above, or close its form, before going on.", 16,
+                     color=MUTED, ident_="continue-why")]
+        return out
     if can_go and legal.step in STEP_LABEL and (legal.by_hand or legal.unknown_timing):
         out.append(button(STEP_LABEL[legal.step], lambda e: on_continue_click(app, False),
                           primary=False, ident_="one-step"))
@@ -227,10 +256,12 @@ def take_back_view(app: AppState, legal: Legal) -> list[ft.Control]:
     rows: list[ft.Control] = [text("This Location's card lets every player take back up to 3 "
                                    "of their Blood here.", 16, color=MUTED)]
     for seat, most in (getattr(legal, "take_back", None) or {}).items():
-        rows.append(card(text(s.players[seat].name, 17, bold=True), wrap(*[
+        who = s.players[seat].name
+        rows.append(card(text(who, 17, bold=True), wrap(*[
             button(str(n), lambda e, seat=seat, n=n: on_take_back_pick(app, seat, n),
                    primary=False, selected=chosen.get(seat, 0) == n, width=64,
-                   ident_=f"take-{seat}-{n}") for n in range(most + 1)]), color=SURFACE_HI))
+                   ident_=f"take-{seat}-{n}", spoken=f"{who} takes back {n} Blood")
+            for n in range(most + 1)]), color=SURFACE_HI))
     rows.append(main(button("Done", lambda e: on_take_back_confirm(app),
                             ident_="take-back-ok")))
     return rows
@@ -238,14 +269,17 @@ def take_back_view(app: AppState, legal: Legal) -> list[ft.Control]:
 
 def resolution_view(app: AppState, legal: Legal) -> list[ft.Control]:
     """The stepper and the current step's controls (collected per device once players hold
-    seats: views.table_inputs)."""
+    seats: views.table_inputs); the Location just resolved, with its outcome, above them."""
     from views.table_inputs import referee_inputs
 
+    s = app.game.state
+    first_step = legal.step == "withdraw"  # the first screen after a Location was resolved
+    head = outcomes_card(app.game, 1) if s.location_index and first_step else []
     inputs = referee_inputs(app, legal)
     if inputs is not None:
-        return [stepper(app, legal), *inputs]
+        return [*head, stepper(app, legal), *inputs]
     if getattr(legal, "awaiting", None) == "take_back_blood":
-        return [stepper(app, legal), *take_back_view(app, legal)]
+        return [*head, stepper(app, legal), *take_back_view(app, legal)]
     body = {"withdraw": withdraw_view, "revelation": revelation_view}.get(
         legal.step or "", effects_step_view)(app, legal)
-    return [stepper(app, legal), *body]
+    return [*head, stepper(app, legal), *body]

@@ -2,6 +2,9 @@
 
 Charts draw no accessibility nodes, so each chart sits in a Semantics wrapper with a stable id
 and comes with a short text summary; tests read the chart's data from the control itself.
+Colour is never the only cue: each player's line has its own dash pattern and marker shape
+(at each round's start and at the end), the key shows both, and the values at the end are
+written out beside the chart.
 """
 
 import flet as ft
@@ -40,23 +43,57 @@ def round_marks(series: Series) -> list[tuple[int, str]]:
     return marks
 
 
-def legend(names: list[str]) -> ft.Control:
-    """A coloured dot and name per player (the charts' key)."""
-    return ft.Row([ft.Row([ft.Container(width=14, height=14, bgcolor=player_color(i),
-                                        border_radius=7), ft.Text(n, size=15, color=TEXT)],
-                          spacing=6, tight=True)
-                   for i, n in enumerate(names)], wrap=True, spacing=14, run_spacing=6)
+MARKERS = [("circle", ft.Icons.CIRCLE), ("square", ft.Icons.SQUARE), ("cross", ft.Icons.CLOSE),
+           ("ring", ft.Icons.RADIO_BUTTON_UNCHECKED), ("box", ft.Icons.CROP_SQUARE),
+           ("big cross", ft.Icons.CLOSE)]
+"""Each seat's marker shape (its name, and its icon in the key)."""
+DASHES: list[list[int] | None] = [None, [10, 5], [3, 4], [12, 4, 3, 4], [6, 6], [2, 8]]
+"""Each seat's line pattern: solid, dashed, dotted, dash-dot…"""
+
+
+def marker(seat: int) -> fch.ChartPointShape:
+    """The chart marker of a seat (its shape in the key too)."""
+    color = player_color(seat)
+    shape = MARKERS[seat % len(MARKERS)][0]
+    if shape == "circle":
+        return fch.ChartCirclePoint(color=color, radius=5)
+    if shape == "square":
+        return fch.ChartSquarePoint(color=color, size=9)
+    if shape == "ring":
+        return fch.ChartCirclePoint(color=SURFACE, radius=5, stroke_color=color, stroke_width=2)
+    if shape == "box":
+        return fch.ChartSquarePoint(color=SURFACE, size=9, stroke_color=color, stroke_width=2)
+    return fch.ChartCrossPoint(color=color, size=12 if shape == "cross" else 16, width=3)
+
+
+def legend(names: list[str], seats: list[int] | None = None) -> ft.Control:
+    """Each player's marker shape and line pattern in their colour, and their name (the
+    charts' key: told apart without colour too); `seats`: whose names (default: seat order)."""
+    def key(i: int, name: str) -> ft.Control:
+        shape, icon = MARKERS[i % len(MARKERS)]
+        dash = DASHES[i % len(DASHES)]
+        pattern = "solid" if dash is None else "dashed" if dash[0] >= 6 and len(dash) == 2 \
+            else "dotted" if len(dash) == 2 else "dash-dot"
+        return ft.Row([ft.Icon(icon, color=player_color(i), size=16,
+                               semantics_label=f"{shape}, {pattern} line"),
+                       ft.Text(name, size=15, color=TEXT)], spacing=6, tight=True)
+    order = seats if seats is not None else list(range(len(names)))
+    return ft.Row([key(i, n) for i, n in zip(order, names, strict=True)], wrap=True,
+                  spacing=14, run_spacing=6)
 
 
 def line_chart(series: Series, what: str, identifier: str) -> ft.Control:
     """One line per player across the game; x is the number of actions played."""
     top = max((max(v) for v in series.values.values() if v), default=0)
     step = 5 if top > 12 else 2
+    marks = {x for x, _ in round_marks(series)} | {len(series.labels) - 1}
     chart = fch.LineChart(
         data_series=[fch.LineChartData(
-            points=[fch.LineChartDataPoint(x=x, y=y, tooltip=f"{name} {y}")
+            points=[fch.LineChartDataPoint(x=x, y=y, tooltip=f"{name} {y}",
+                                           point=marker(seat) if x in marks else False)
                     for x, y in enumerate(values)],
-            color=player_color(seat), stroke_width=3, curved=False, point=False)
+            color=player_color(seat), stroke_width=3, curved=False,
+            dash_pattern=DASHES[seat % len(DASHES)])
             for seat, (name, values) in enumerate(series.values.items())],
         min_x=0, max_x=max(len(series.labels) - 1, 1), min_y=0, max_y=top + 1,
         left_axis=fch.ChartAxis(label_size=30, labels=[
@@ -95,7 +132,9 @@ def power_chart(conflicts: list[ConflictPower], rnd: int) -> ft.Control:
                                                  width=1),
         min_y=0, max_y=top + 1, bgcolor=SURFACE, height=200, interactive=True,
     )
-    lines = []
+    present = sorted({p.player: p.name for c in these for p in c.players}.items())
+    lines: list[ft.Control] = [legend([name for _, name in present],
+                                      [seat for seat, _ in present])]
     for k, c in enumerate(these):
         if c.outcome == "no_cards":
             line = "nobody had clan cards"

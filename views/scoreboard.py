@@ -1,4 +1,5 @@
-"""Final scoreboard: ranks, each player's Influence breakdown, the tie-breaks (§12)."""
+"""Final scoreboard: every rank at a glance, then each player's Influence breakdown and the
+tie-breaks (§12)."""
 
 import flet as ft
 
@@ -21,10 +22,15 @@ def breakdown_line(b: InfluenceBreakdown) -> str:
 
 def scoreboard_view(board: Scoreboard) -> list[ft.Control]:
     """The standings, best first."""
+    standings = [ft.Row([text(f"{r.rank}. {r.name}", 18, bold=r.rank == 1),
+                         text(f"{r.influence.total} Influence", 18, bold=True, color=GOLD)],
+                        alignment=ft.MainAxisAlignment.SPACE_BETWEEN, wrap=True,
+                        key=f"standing-{r.rank}") for r in board.rows]
     out: list[ft.Control] = [card(
         text(f"{board.headline()} wins!", 26, bold=True, color=GOLD, ident_="winner"),
+        *standings,  # every rank at a glance; the details follow
         text("Most Influence wins; a tie goes to more Blood, then to turn order.", 15,
-             color=MUTED), color="#241012")]
+             color=MUTED), color="#241012", ident_="standings")]
     if board.teams:
         rows = [text(f"{t.rank}. {t.team}: {t.influence} Influence, {t.blood} Blood"
                      + (f" — {t.tiebreak}" if t.tiebreak else ""), 17,

@@ -17,6 +17,8 @@ Every screen has an address, so Back (browser, Android, the title bar) and links
 | `/data` | backups, restore, import and export |
 | `/join/<table_id>` | join a table from a phone (table mode) |
 | `/host` | the open table's join address, codes and seats (table mode) |
+| `/heritage`, `/heritage/<game_id>` | a new Heritage score pad, or a stored one |
+| `/bloodfeud`, `/bloodfeud/<game_id>` | a new Blood Feud session record, or a stored one |
 
 The app draws its screens imperatively (`AppState.render` rebuilds the controls from the
 state, and Flet sends only what changed); Flet 1.0's `Router` works only inside declarative
@@ -67,6 +69,9 @@ SCREENS: dict[str, Screen] = {s.name: s for s in (
     Screen("data", "/data", "views.data_page:data_view", "host"),
     Screen("join", "/join", "views.join_page:join_view", "anyone", "required"),
     Screen("host", "/host", "views.host_page:host_view", "host_or_referee"),
+    Screen("heritage", "/heritage", "views.heritage_page:heritage_view", "host", "optional"),
+    Screen("bloodfeud", "/bloodfeud", "views.bloodfeud_page:bloodfeud_view", "host",
+           "optional"),
 )}
 """Every screen with an address, by name."""
 

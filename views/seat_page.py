@@ -12,6 +12,7 @@ from models.state import PlayerState
 from views.dashboard import on_relic_use
 from views.effects import due_main, due_panel
 from views.frame import frame, where_line
+from views.language_picker import language_picker
 from views.locations_panel import position_line
 from views.peek import peek_panel
 from views.planning import planning_view
@@ -135,6 +136,7 @@ def seat_view(app: AppState) -> list[ft.Control]:
     body.append(app.memo("leave", p.name, lambda: button(
         "Leave this seat", lambda e: on_leave_click(app, p.name), primary=False,
         ident_="leave")))
+    body.append(ft.Row([language_picker(app)], alignment=ft.MainAxisAlignment.END))
     return frame(app, f"{p.name}'s seat", body, subtitle=where_line(s))
 
 

@@ -83,8 +83,10 @@ def _clans(app: AppState, legal: Legal) -> list[ft.Control]:
             text(f"Drew them at the table? Tap the {n} clans drawn:", 15, color=MUTED),
             wrap(*[button(c, lambda e, c=c: on_drawn_clan_toggle(app, c), primary=False,
                           selected=c in drawn, ident_=f"drawn-{c}") for c in CLANS]),
-            button(f"Use these {len(drawn)} clans", (lambda e: on_drawn_clans_confirm(app))
-                   if len(drawn) == n else None, primary=False, ident_="clans-drawn-ok"),
+            button(f"Use these {n} clans" if len(drawn) == n else
+                   f"Tap the {n} clans drawn ({len(drawn)} tapped)",
+                   (lambda e: on_drawn_clans_confirm(app)) if len(drawn) == n else None,
+                   primary=False, ident_="clans-drawn-ok"),
         ))
     elif s.setup.clans_offered:
         out.append(text("Clans drawn: " + ", ".join(s.setup.clans_offered), 16))
@@ -143,10 +145,25 @@ def on_relic_change(app: AppState, i: int) -> None:
 
 def on_relic_field_change(app: AppState, i: int, key: str, value: str,
                           redraw: bool = False) -> None:
-    """A Relic's name or Influence was typed or tapped."""
+    """A Relic's name or Influence was typed or tapped (a typed one draws the screen again
+    only when that changes what the button says, or a refusal it answers goes)."""
+    before = _relics_missing(app)
     _relic_rows(app)[i][key] = value
-    if redraw:
-        app.render()
+    refused = bool(app.error)
+    app.error = None
+    if redraw or refused or _relics_missing(app) != before:
+        app.render(keep_news=not redraw)
+
+
+def _relics_missing(app: AppState) -> str | None:
+    """What the Relics drawn still lack, for the button (None: all entered)."""
+    for i, row in enumerate(_relic_rows(app)):
+        if row["id"] is None:
+            return "Tap every Relic drawn first"
+        infl = to_int(row["influence"])
+        if not row["name"].strip() or infl is None or not 0 <= infl <= 10:
+            return f"Relic {i + 1}: enter its name and Influence"
+    return None
 
 
 def on_relics_confirm(app: AppState) -> None:
@@ -200,7 +217,7 @@ def _relic_slot(app: AppState, i: int, row: dict, opened: int | None) -> list[ft
         out += [text("Influence at the end of the game", 16),
                 chips([(str(v), str(v)) for v in range(0, 6)], row["influence"],
                       lambda v: on_relic_field_change(app, i, "influence", v, True),
-                      f"relic-{i}-infl", width=56)]
+                      f"relic-{i}-infl", width=56, about=f"Influence of Relic {i + 1}")]
     return out
 
 
@@ -216,10 +233,11 @@ def _relics(app: AppState, legal: Legal) -> list[ft.Control]:
         for i, row in enumerate(rows):
             out.append(card(*_relic_slot(app, i, row, opened), color=SURFACE_HI,
                             ident_=f"relic-{i}"))
-        missing = any(row["id"] is None for row in rows)
+        missing = _relics_missing(app)
         return [card(*out), main(button(
-            "These are the Relics" if not missing else "Tap every Relic drawn first",
-            (lambda e: on_relics_confirm(app)) if not missing else None, ident_="relics-ok"))]
+            missing or "These are the Relics",
+            (lambda e: on_relics_confirm(app)) if missing is None else None,
+            ident_="relics-ok"))]
     if "pick_relic" in legal.commands and legal.actor is not None:
         offered = s.setup.relics_offered or []
         return [card(
@@ -252,8 +270,28 @@ def on_location_card_change(app: AppState, loc: str) -> None:
 
 
 def on_location_card_name(app: AppState, loc: str, value: str) -> None:
-    """Type a Location card's name."""
+    """Type a Location card's name (the screen is drawn again when that changes what the
+    button says, or a refusal it answers goes)."""
+    before = _cards_missing(app)
     app.draft("location_cards").setdefault(loc, {"id": OTHER, "name": ""})["name"] = value
+    refused = bool(app.error)
+    app.error = None
+    if refused or _cards_missing(app) != before:
+        app.render(keep_news=True)
+
+
+def _cards_missing(app: AppState) -> str | None:
+    """What the Location cards still lack, for the button (None: all entered)."""
+    chosen = app.draft("location_cards")
+    for loc in app.game.state.locations:
+        if loc.id == "haven":
+            continue
+        d = chosen.get(loc.id, {})
+        if d.get("id") is None:
+            return "Tap the card of every Location first"
+        if not str(d.get("name", "")).strip():
+            return f"{location_name(loc.id)}: type its card's name"
+    return None
 
 
 def on_location_cards_confirm(app: AppState) -> None:
@@ -308,10 +346,10 @@ def _location_cards(app: AppState) -> list[ft.Control]:
             parts.append(text("Its list opens once the Location above is done.", 16,
                               color=MUTED))
         out.append(card(*parts, color=SURFACE_HI, ident_=f"loccard-{loc}"))
-    missing = any(chosen.get(loc, {}).get("id") is None for loc in locs)
+    missing = _cards_missing(app)
     return [card(*out), main(button(
-        "Lay out these cards" if not missing else "Tap the card of every Location first",
-        (lambda e: on_location_cards_confirm(app)) if not missing else None,
+        missing or "Lay out these cards",
+        (lambda e: on_location_cards_confirm(app)) if missing is None else None,
         ident_="loccards-ok"))]
 
 

@@ -17,9 +17,11 @@ from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
+from companion.i18n import SOURCE, Translator, translator
 from companion.library.library import Library
 from companion.library.session import GameSession
 from companion.rules.catalogue import CatalogueError, shipped
+from companion.story.words import render as put_into_words
 from companion.table.hub import TableHub, new_device_token
 from models.table import Referee
 from views.navigation import Navigation
@@ -32,6 +34,7 @@ if TYPE_CHECKING:  # the game's side, imported when a table opens
     from companion.table.access import TableView
     from companion.table.table import Table
     from models.catalogue import Catalogue
+    from models.message import Message
     from models.table import Role
 
 WIDE = 1000
@@ -124,6 +127,9 @@ class AppState(Navigation, TableActions):
         """A stored game opened for review (never the table's current game)."""
         self.review_at = 0
         """Review: how many of its actions the replayed table shows (0 = the start)."""
+        self.pad: GameSession | None = None
+        """The session of the score pad shown (Heritage, Blood Feud: games the app keeps
+        score of, not at a table), on the data folder's store; made when a pad first opens."""
         self.size: tuple[float, float] | None = None
         """The page's width and height (px) when the page told them; None: a phone."""
         self.question: Question | None = None
@@ -135,6 +141,51 @@ class AppState(Navigation, TableActions):
         self.on_file_chosen: Callable[[AppState, Any], Any] | None = None
         """Set by the screen that opens files (an async generator taking the picker's event):
         where a chosen file goes."""
+        self.lang = SOURCE
+        """This device's language (`companion.i18n.LANGUAGES`): its saved choice, else its
+        browser's or system's, else English (`views.live`)."""
+        self.on_language: Callable[[str], None] | None = None
+        """Set by the page: keeps the device's choice of language and tells Flutter (its own
+        texts: date picker, OK/Cancel)."""
+
+    # --- language ---------------------------------------------------------------------------
+
+    @property
+    def t(self) -> Translator:
+        """This device's translator (one per language, shared by the devices speaking it)."""
+        return translator(self.lang)
+
+    def words(self, message: Message | str) -> str:
+        """A message in this device's language, players named as at its table (a text is
+        returned as it is)."""
+        if isinstance(message, str):
+            return message
+        table = self.table
+        names = [p.name for p in table.game.state.players] if table is not None else []
+        return put_into_words(message, names, self.t)
+
+    def undo_news(self) -> str | None:
+        """"The referee took back: …" in this device's language while the game stands where
+        the last undo or redo left it, else None."""
+        table = self.table
+        if table is None or self.t.english:
+            return table.undo_news() if table is not None else None
+        said = table.undo_message()
+        if said is None:
+            return None
+        news = self.words(said)
+        return news[:1].upper() + news[1:] + "."
+
+    def set_language(self, lang: str) -> None:
+        """Speak another language on this device only: kept on the device, the screen drawn
+        anew in it."""
+        if lang == self.lang:
+            return
+        self.lang = lang
+        self.forget_kept()  # parts of the screen were built in the other language
+        if self.on_language is not None:
+            self.on_language(lang)
+        self.render()
 
     # --- catalogue --------------------------------------------------------------------------
 

@@ -1,6 +1,7 @@
 """Statistics across stored games: clans, players, Frenzy and Diablerie, the Prince's Haven;
 filtered by date, player count and variants."""
 
+import weakref
 from concurrent.futures import Future
 from datetime import UTC, date, datetime, timedelta
 
@@ -23,6 +24,7 @@ from views.theme import (
     field,
     heading,
     ident,
+    plural,
     text,
     wrap,
 )
@@ -137,16 +139,33 @@ def _cells(values: list[str], widths: list[int | None], bold: bool = False,
                    for v, w in zip(values, widths, strict=True)], spacing=4)
 
 
+def data_table(headers: list[str], rows: list[list[str]], ids: list[str] | None = None,
+               *, numeric_from: int = 1) -> ft.Control:
+    """A table with column headers (a screen reader says each cell's column); it scrolls
+    sideways when a phone or large text is too narrow for it. Columns from `numeric_from` on
+    are numbers (right-aligned)."""
+    def cell(value: str, k: int) -> ft.DataCell:
+        return ft.DataCell(ft.Text(value, size=SMALL, color=TEXT))
+    table = ft.DataTable(
+        columns=[ft.DataColumn(ft.Text(h, size=14, weight=ft.FontWeight.BOLD, color=MUTED),
+                               numeric=k >= numeric_from) for k, h in enumerate(headers)],
+        rows=[ft.DataRow(cells=[cell(v, k) for k, v in enumerate(row)]) for row in rows],
+        column_spacing=14, horizontal_margin=4, heading_row_height=40, data_row_min_height=40,
+        data_row_max_height=float("inf"), divider_thickness=0.5)
+    if ids is not None:
+        for row, identifier in zip(table.rows, ids, strict=True):
+            row.cells[0].content = ident(identifier, row.cells[0].content)
+    return ft.Row([table], scroll=ft.ScrollMode.AUTO)
+
+
 def clan_table(stats: Stats) -> ft.Control:
-    """Win rate and average final Influence by clan, best first."""
-    widths = [None, 60, 60, 52, 56]  # five-digit counts fit (100,000 games)
-    rows = [_cells(["Clan", "Games", "Wins", "Win %", "Avg Inf"], widths, bold=True,
-                   color=MUTED)]
-    for c in stats.clans:
-        rows.append(ident(f"clan-row-{c.clan}", _cells(
-            [c.clan, str(c.games), str(c.wins), _pct(c.win_rate),
-             f"{c.average_influence:.1f}"], widths)))
-    return card(heading("Clans", 19), *rows, ident_="stats-clans")
+    """Win rate and average final Influence by clan, best first, as a table with headers."""
+    rows = [[c.clan, str(c.games), str(c.wins), _pct(c.win_rate), f"{c.average_influence:.1f}"]
+            for c in stats.clans]
+    return card(heading("Clans", 19),
+                data_table(["Clan", "Games", "Wins", "Win %", "Average Influence"], rows,
+                           [f"clan-row-{c.clan}" for c in stats.clans]),
+                ident_="stats-clans")
 
 
 PLAYERS_SHOWN = 10
@@ -176,7 +195,8 @@ def player_cards(app: AppState, stats: Stats) -> list[ft.Control]:
             ft.Row([text(f"{k + 1}. {p.name}", 19, bold=True),
                     text(f"{p.wins} / {p.games} won", 17, bold=True, color=GOLD)],
                    alignment=ft.MainAxisAlignment.SPACE_BETWEEN),
-            text(f"{p.games} games · {p.wins} wins ({_pct(p.win_rate)}) · average "
+            text(f"{plural(p.games, 'game', 'games')} · {plural(p.wins, 'win', 'wins')} "
+                 f"({_pct(p.win_rate)}) · average "
                  f"{p.average_influence:.1f} Influence · best {p.best_influence}", 15,
                  ident_=f"player-stats-{k}"),
             text(nemesis, SMALL, color=MUTED, ident_=f"nemesis-{k}"), color=SURFACE_HI))
@@ -244,8 +264,9 @@ def counting_card(history: Library) -> ft.Control:
     """Said while the figures are being counted."""
     games = history.store.count_games(finished=True)
     return card(ft.Row([ft.ProgressRing(width=22, height=22, stroke_width=3),
-                        ft.Container(text(f"Counting {games} finished game(s)…", 20, bold=True,
-                                          color=GOLD, ident_="stats-counting"), expand=True)],
+                        ft.Container(text(
+                            f"Counting {plural(games, 'finished game', 'finished games')}…",
+                            20, bold=True, color=GOLD, ident_="stats-counting"), expand=True)],
                        spacing=12),
                 text("The figures appear here when they are counted (only the first time: "
                      "they are kept); other screens work meanwhile.", 16, color=MUTED),
@@ -255,13 +276,15 @@ def counting_card(history: Library) -> ft.Control:
 def figure_cards(app: AppState, stats: Stats) -> list[ft.Control]:
     """The figures: the summary, then clans and players (or why there are none)."""
     summary = card(
-        text(f"{stats.games} finished game(s) counted", 20, bold=True, color=GOLD,
+        text(f"{plural(stats.games, 'finished game', 'finished games')} counted", 20,
+             bold=True, color=GOLD,
              ident_="stats-games"),
         text(f"Frenzies per game: {stats.frenzies_per_game:.2f}", 17, ident_="stats-frenzies"),
         text(f"Diablerie tokens per game (held at the end): {stats.diablerie_per_game:.2f}",
              17, ident_="stats-diablerie"),
         *[text(f"Average length with {n.player_count} players: "
-               f"{length_text(round(n.average_seconds))} ({n.games} timed game(s))", 16,
+               f"{length_text(round(n.average_seconds))} "
+               f"({plural(n.games, 'timed game', 'timed games')})", 16,
                ident_=f"stats-length-{n.player_count}") for n in stats.lengths],
         *[text(f"Round {h.round}: the Prince's Haven winner won the game "
                f"{h.wins} of {h.games} times ({_pct(h.rate)})" if h.games else
@@ -272,6 +295,65 @@ def figure_cards(app: AppState, stats: Stats) -> list[ft.Control]:
         return [summary, clan_table(stats), *player_cards(app, stats)]
     return [summary, text("No finished game matches these filters.", 17, color=MUTED,
                           ident_="stats-empty")]
+
+
+PAD_GAMES = (("heritage", "Heritage", "Player", "Clan"),
+             ("bloodfeud", "Blood Feud", "Team", "Faction"))
+"""The other games of the family: kind, name, who wins, and what they play."""
+_PAD_PARTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+"""Per store: per kind, the totals of each chunk of finished games (by its stamp)."""
+
+
+def pad_figures(history: Library, kind: str) -> dict:
+    """`Library.pad_stats(kind)`, counting again only the chunks of the history that changed
+    since last asked (a long history is not read again on every visit)."""
+    from companion.library.pad_kinds import pad_totals
+
+    store = history.store
+    try:
+        kept = _PAD_PARTS.setdefault(store, {}).get(kind, {})
+    except TypeError:  # a store that cannot be kept track of
+        return history.pad_stats(kind)
+    parts = {stamp: kept.get(stamp) or pad_totals(read(), kind)
+             for stamp, read in store.summary_chunks(finished=True)}
+    _PAD_PARTS[store][kind] = parts
+    total: dict = {"games": 0, "players": {}, "clans": {}}
+    for part in parts.values():
+        total["games"] += part["games"]
+        for table in ("players", "clans"):
+            for name, (played, won) in part[table].items():
+                counts = total[table].setdefault(name, [0, 0])
+                counts[0] += played
+                counts[1] += won
+    return total
+
+
+def _wins(title: str, counts: dict[str, list[int]], prefix: str) -> ft.Control:
+    """Games and wins of each name, most wins first (the first rows: the list must not grow
+    with the history)."""
+    ranked = sorted(counts.items(), key=lambda kv: (-kv[1][1], -kv[1][0], kv[0]))
+    ranked = ranked[:PLAYERS_SHOWN * 2]
+    return data_table([title, "Games", "Wins"],
+                      [[name, str(played), str(won)] for name, (played, won) in ranked],
+                      [f"{prefix}-{k}" for k in range(len(ranked))])
+
+
+def pad_cards(history: Library) -> list[ft.Control]:
+    """A card per other game of the family with finished games: games counted, and wins per
+    player (team) and per clan (faction). A tie counts a win for each tied team."""
+    out: list[ft.Control] = []
+    for kind, name, who, what in PAD_GAMES:
+        figures_ = pad_figures(history, kind)
+        if not figures_["games"]:
+            continue
+        out.append(card(
+            heading(name, 19),
+            text(f"{plural(figures_['games'], 'finished game', 'finished games')} counted "
+                 "(all time)", 17, bold=True, color=GOLD, ident_=f"stats-{kind}-games"),
+            _wins(who, figures_["players"], f"stats-{kind}-player"),
+            _wins(what, figures_["clans"], f"stats-{kind}-clan"),
+            ident_=f"stats-{kind}"))
+    return out
 
 
 def stats_view(app: AppState) -> list[ft.Control]:
@@ -293,4 +375,5 @@ def stats_view(app: AppState) -> list[ft.Control]:
     history = app.library  # the hub's: one cache
     stats = figures(app, history, kwargs)
     body += [counting_card(history)] if stats is None else figure_cards(app, stats)
+    body += pad_cards(history)
     return frame(app, "Statistics", body, subtitle="Across your finished games")

@@ -18,6 +18,7 @@ from companion.library.session import UnsavedActions
 from companion.rules.errors import AccessError, RuleError, StaleVersion, TableError, brief
 from companion.storage import StorageError, describe_os_error
 from companion.table.hub import RateLimited, TableNotFound
+from models.message import msg
 from views.screens import Route
 
 if TYPE_CHECKING:  # the game's side, imported when a table opens
@@ -65,15 +66,20 @@ class TableActions:
         return True
 
     def _refuse(self, err: Exception) -> None:
-        """Show why a table action was refused; the screen is drawn again from the table."""
+        """Show why a table action was refused, in this device's language; the screen is
+        drawn again from the table."""
+        english = self.t.english  # the refusal's own English text, as it always read
         if isinstance(err, StaleVersion):
-            self.error = str(err)
+            self.error = str(err) if english else self.words(err.message)
         elif isinstance(err, AccessError):
-            self.error = f"Not allowed: {err.reason}"
+            self.error = self.words(msg("Not allowed: {reason}",
+                                        reason=err.reason if english else err.message))
         elif isinstance(err, RuleError):
-            self.error = f"Not allowed: {err.reason} ({err.rule})"
+            self.error = self.words(msg("Not allowed: {reason} ({rule})", rule=err.rule,
+                                        reason=err.reason if english else err.message))
         elif isinstance(err, TableNotFound):
-            self.error = f"{err}: join again."
+            self.error = self.words(msg("{said}: join again.",
+                                        said=str(err) if english else err.message))
         elif isinstance(err, SAVE_ERRORS):
             self.error = f"Not saved, nothing changed: {save_problem(err)}"
         elif isinstance(err, ValidationError | ValueError):
@@ -95,7 +101,7 @@ class TableActions:
         actions = self.game.actions
         if len(actions) != drawn:
             from companion.story.review import told
-            self.say(told(self.game) if actions else [])
+            self.say(told(self.game, translator=self.t) if actions else [])
             self.drafts.clear()
         self.render()
         return True
@@ -118,7 +124,7 @@ class TableActions:
             self.drafts.clear()
             if effect:
                 self.drafts["effect"] = effect
-        self.say(told(self.game))
+        self.say(told(self.game, translator=self.t))
         if self.game.state.phase == "game_over":
             from companion.library.backups import AutoBackups
 
@@ -209,7 +215,7 @@ class TableActions:
         try:
             if role == "seat":
                 if player is None:
-                    raise TableError("choose which player you are")
+                    raise TableError(msg("choose which player you are"))
                 table.claim_seat(self.device, player, code or "", self.client)
             elif role == "board":
                 table.join_board(self.device, code, self.client)
@@ -217,10 +223,10 @@ class TableActions:
                 key = self.hub.host_key if self.host and not code else code or ""
                 table.claim_referee(self.device, key, self.client)
         except RateLimited as err:
-            self.fail(f"Refused: {err}.")
+            self.fail(self._refused_join(err))
             return False
         except (TableError, OSError) as err:
-            self.fail(f"Refused: {err}.")
+            self.fail(self._refused_join(err))
             return False
         self.error, self.notice = None, []
         self.drafts.clear()
@@ -228,6 +234,11 @@ class TableActions:
             self.on_table(table)  # remember it (the page keeps the table id)
         self.go("game")
         return True
+
+    def _refused_join(self, err: Exception) -> str:
+        """Why taking a role was refused, in this device's language."""
+        said = err.message if isinstance(err, TableError) and not self.t.english else str(err)
+        return self.words(msg("Refused: {reason}.", reason=said))
 
     def leave(self) -> None:
         """Give up this device's role at its table (a seat becomes free)."""

@@ -8,7 +8,18 @@ from pydantic import ValidationError
 from models.setup import GameSetup, PlayerSetup, Variants
 from views.frame import frame
 from views.state import AppState
-from views.theme import MUTED, button, card, field, heading, text, wrap
+from views.theme import (
+    MUTED,
+    TOUCH,
+    button,
+    card,
+    field,
+    heading,
+    icon_button,
+    plural,
+    text,
+    wrap,
+)
 
 
 def _draft(app: AppState) -> dict:
@@ -39,9 +50,20 @@ def teams_for(n: int) -> list[str]:
     return [f"Team {i % half + 1}" for i in range(n)]
 
 
+def _named(names: list[str]) -> int:
+    return sum(1 for n in names if n.strip())
+
+
 def on_name_change(app: AppState, i: int, value: str) -> None:
-    """A name was typed."""
-    _draft(app)["names"][i] = value
+    """A name was typed: the screen is drawn again when that changes what Create game says
+    (or a refusal it answers goes)."""
+    names = _draft(app)["names"]
+    before = min(_named(names), 3)
+    names[i] = value
+    refused = bool(app.error)
+    app.error = None
+    if refused or min(_named(names), 3) != before:
+        app.render(keep_news=True)
 
 
 def on_known_pick(app: AppState, name: str) -> None:
@@ -118,22 +140,29 @@ def wizard_view(app: AppState) -> list[ft.Control]:
     names: list[str] = d["names"]
     rows: list[ft.Control] = []
     for i, name in enumerate(names):
-        rows.append(ft.Row([
+        who = name.strip() or f"player {i + 1}"
+        row: list[ft.Control] = [
             text(f"{i + 1}", 18, color=MUTED),
             field(f"Player {i + 1}", name, lambda v, i=i: on_name_change(app, i, v),
-                  expand=True, ident_=f"name-{i}"),
-            ft.IconButton(icon=ft.Icons.ARROW_UPWARD, tooltip="Move up", width=48, height=48,
-                          on_click=lambda e, i=i: on_seat_up(app, i), disabled=i == 0),
-            ft.IconButton(icon=ft.Icons.CLOSE, tooltip="Remove", width=48, height=48,
-                          on_click=lambda e, i=i: on_seat_remove(app, i),
-                          disabled=len(names) <= 3),
-        ], spacing=4))
+                  expand=True, ident_=f"name-{i}")]
+        # a move or a removal that cannot be done is not offered (the note below says why)
+        row.append(icon_button(f"up-{i}", ft.Icons.ARROW_UPWARD, f"Move {who} one seat up",
+                               lambda e, i=i: on_seat_up(app, i)) if i else
+                   ft.Container(width=TOUCH))
+        if len(names) > 3:
+            row.append(icon_button(f"remove-{i}", ft.Icons.CLOSE, f"Remove {who}",
+                                   lambda e, i=i: on_seat_remove(app, i)))
+        rows.append(ft.Row(row, spacing=4))
+    if len(names) <= 3:
+        rows.append(text("3 players are the fewest: no seat can be removed.", 15,
+                         color=MUTED))
     body: list[ft.Control] = [
         heading("Who is playing?"),
         text("Enter the players in clockwise order around the table (3 to 6).", 16,
              color=MUTED),
         *rows,
-        button("Add a player", (lambda e: on_seat_add(app)) if len(names) < 6 else None,
+        button("Add a player" if len(names) < 6 else "6 players: the most",
+               (lambda e: on_seat_add(app)) if len(names) < 6 else None,
                primary=False, ident_="add-player"),
     ]
     known = [n for n in known_names(app) if n not in names]
@@ -163,6 +192,11 @@ def wizard_view(app: AppState) -> list[ft.Control]:
         for t in sorted(set(teams)):
             members = " & ".join(p for p, tt in zip(filled, teams, strict=True) if tt == t)
             variants.append(text(f"{t}: {members} (sitting opposite)", 15))
+    named = _named(names)
+    ready = named >= 3
     body += [card(heading("Variants", 18), *variants),
-             button("Create game", lambda e: on_create_click(app), ident_="create-game")]
+             button("Create game" if ready else
+                    f"Enter at least 3 player names ({plural(named, 'name', 'names')} so far)",
+                    (lambda e: on_create_click(app)) if ready else None,
+                    ident_="create-game")]
     return frame(app, "New game", body, subtitle="Step 1: players and variants")

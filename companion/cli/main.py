@@ -1,6 +1,9 @@
 """Command line: play a game script, score end-of-game positions, or start the app.
 
 Formats are documented in docs/formats.md; their JSON Schemas come from `schemas()`.
+Narrated text (the events' words, a refusal's reason) follows the shell's locale
+(`LANGUAGE`, `LC_ALL`, `LC_MESSAGES`, `LANG`); `--json` output and exit codes never change
+with it.
 """
 
 import json
@@ -11,6 +14,7 @@ from typing import Any, Literal
 from pydantic import Field, SkipValidation, ValidationError, model_validator
 
 from companion.cli.args import options
+from companion.i18n import ENGLISH, Translator, negotiate, shell_locales, translator
 from companion.rules.apply import apply_in_place, initial_state
 from companion.rules.errors import RuleError, brief
 from companion.rules.game import Game, GameHeader
@@ -314,23 +318,31 @@ def _dump(data: Any) -> None:
     print(json.dumps(data, indent=2, ensure_ascii=False))
 
 
-def event_text(state: GameState, event: AnyEvent) -> str | None:
+def shell_translator() -> Translator:
+    """The translator of the shell's language (English when the shell's locale is C, unset
+    or a language the companion does not speak)."""
+    return translator(negotiate(shell_locales()))
+
+
+def event_text(state: GameState, event: AnyEvent,
+               words: Translator | None = None) -> str | None:
     """A random outcome or a cause said in words, from the state just before the event (who
     was drawn, who caused a Frenzy, which card a Frenzy drained and how, §2, §10); None for
-    other events. The narrator's note, in English."""
+    other events. The narrator's note, in the translator's language (English without one)."""
     note = event_note(state, event)
-    return None if note is None else render(note, [p.name for p in state.players])
+    return None if note is None else render(note, [p.name for p in state.players], words)
 
 
-def event_log(game: Game) -> list[dict[str, Any]]:
+def event_log(game: Game, words: Translator | None = None) -> list[dict[str, Any]]:
     """Every event as JSON with the index of its action (-1: the start) and, for random
-    outcomes and causes, a `text` saying them in words."""
+    outcomes and causes, a `text` saying them in words (English, as the JSON always has it;
+    `words`: in that translator's language, for the shell)."""
     state = initial_state(game.start_events[0])
     out = [{"action": -1, **game.start_events[0].model_dump(mode="json")}]
     for i, action in enumerate(game.actions):
         for event in action.events:
             entry = {"action": i, **event.model_dump(mode="json")}
-            text = event_text(state, event)
+            text = event_text(state, event, words)
             if text:
                 entry["text"] = text
             apply_in_place(state, event)
@@ -368,6 +380,14 @@ def _refusal(index: int, kind: str, err: RuleError | ValidationError) -> dict[st
             "reason": text, "message": text}
 
 
+def _said(err: RuleError | ValidationError, names: list[str], words: Translator) -> str:
+    """A refusal for the shell: its English text, or in the shell's language its reason and
+    rule."""
+    if words.english or not isinstance(err, RuleError):
+        return _refusal(0, "", err)["message"]
+    return render(err.message, names, words) + f" ({err.rule})"
+
+
 def cmd_play(path: str, as_json: bool, events: bool = False) -> int:
     """Run a game script and print the state (and scoreboard once the game is over); with
     `events`, every event too. A refused action exits 1: stderr names it; with `as_json` stdout
@@ -377,6 +397,7 @@ def cmd_play(path: str, as_json: bool, events: bool = False) -> int:
         InputError: the script is malformed.
     """
     script: Script = _load(path, Script, SCRIPT_FORMAT)
+    words = shell_translator() if not as_json else ENGLISH
     try:
         game = Game.new(script.start.setup or script.start.position)
     except (ValueError, KeyError) as err:
@@ -389,7 +410,8 @@ def cmd_play(path: str, as_json: bool, events: bool = False) -> int:
             error = _refusal(i, kind, err)
             if as_json:
                 _dump({"error": error, **_report(game, events)})
-            print(f"action #{i} ({kind}): {error['message']}", file=sys.stderr)
+            said = _said(err, [p.name for p in game.state.players], words)
+            print(f"action #{i} ({kind}): {said}", file=sys.stderr)
             return 1
     board = game.scoreboard
     if as_json:
@@ -398,7 +420,7 @@ def cmd_play(path: str, as_json: bool, events: bool = False) -> int:
         print(state_text(game.state))
         print(scoreboard_text(board) if board else f"Next: {game.legal().prompt}")
         if events:
-            print(_events_text(event_log(game)))
+            print(_events_text(event_log(game, words)))
     return 0
 
 

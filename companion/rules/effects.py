@@ -16,7 +16,7 @@ from companion.rules.queries import present_players, rivals, teammates, turn_ord
 from models.cards import AllianceCard
 from models.common import Frozen, LocationId, Step
 from models.events import BloodChanged, EffectResolved, PowerModified
-from models.message import msg
+from models.message import N_, msg
 from models.said import Said
 from models.state import GameState, PowerModifier
 
@@ -34,14 +34,14 @@ OPTIONAL = {"NO07", "TR05"}
 """Effects the owner may decline ('may')."""
 
 TEXT = {
-    "BR01": "loses 2 Power if its owner has Deployed Blood here",
-    "BR07": "steals 1 Blood from each Rival",
-    "GA02": "halves the printed Power of every Rival's cards here",
-    "NO07": "may withdraw to the Prince's Haven, then steal 1 Blood from each Rival",
-    "BR04": "each Rival loses 1 Blood per round number",
-    "TR05": "may spend half its owner's Blood, then each Rival loses 4 Blood",
+    "BR01": N_("loses 2 Power if its owner has Deployed Blood here"),
+    "BR07": N_("steals 1 Blood from each Rival"),
+    "GA02": N_("halves the printed Power of every Rival's cards here"),
+    "NO07": N_("may withdraw to the Prince's Haven, then steal 1 Blood from each Rival"),
+    "BR04": N_("each Rival loses 1 Blood per round number"),
+    "TR05": N_("may spend half its owner's Blood, then each Rival loses 4 Blood"),
 }
-"""Short descriptions shown with a due effect."""
+"""Short descriptions shown with a due effect (English; marked for the catalogues)."""
 
 
 class DueEffect(Frozen):

@@ -56,7 +56,7 @@ from models.commands import (
     TakeBackBlood,
     UseRelic,
 )
-from models.common import CLANS, PlayerRef, Step, location_name
+from models.common import CLANS, PlayerRef, Step
 from models.events import (
     AllyDiscarded,
     AllyPlaced,
@@ -90,7 +90,7 @@ from models.events import (
     TurnEnded,
     WithdrawChosen,
 )
-from models.message import Message, msg, player, term
+from models.message import Message, msg, place, player, term
 from models.state import GameState, LocationState, PowerModifier, copy_state
 
 
@@ -387,7 +387,8 @@ def _place_allies(ctx: Ctx, cmd: PlaceAllies) -> None:
     wanted = [loc.id for loc in ctx.state.locations]
     if set(cmd.allies) != set(wanted):
         raise ctx.fail("§5", msg("give the Ally at each Location: {locations}",
-                                 locations=", ".join(location_name(w) for w in wanted)))
+                                 locations=chain([place(w) for w in wanted],
+                                                          msg("{first}, {rest}"))))
     owned = {c.card.key(): seat for seat, p in enumerate(ctx.state.players)
              for c in p.alliance if c.card.key()}
     placed: list[str] = []
@@ -566,8 +567,8 @@ def _choose_withdraw(ctx: Ctx, cmd: ChooseWithdraw) -> None:
     leaving = [_seat(ctx, ref) for ref in cmd.withdraw]
     for seat in leaving:
         if seat not in here:
-            raise ctx.fail("§8.1", msg("they are not at {location}",
-                                       location=location_name(loc.id)), seat)
+            raise ctx.fail("§8.1", msg("they are not at {location}", location=place(loc.id)),
+                           seat)
     if len(set(leaving)) != len(leaving):
         raise ctx.fail("§8.1", msg("a player is listed twice"))
     # Withdrawing from the Prince's Haven takes the cards back to hand unseen (§8.1).
@@ -617,7 +618,7 @@ def _determine_winner(ctx: Ctx, loc: LocationState) -> None:
         return
     table = REWARDS[s.round]
     places = result.ranking[:1] if result.outcome == "uncontested" else result.ranking[:3]
-    where = location_name(loc.id)
+    where = place(loc.id)
     ranked = (msg("1st at {location}", location=where), msg("2nd at {location}", location=where),
               msg("3rd at {location}", location=where))
     for rank, seat in enumerate(places):
@@ -750,7 +751,7 @@ def _apply_effect(ctx: Ctx, cmd: ApplyEffect) -> None:
                                   action=term(cmd.action)), seat)
     if cmd.each_rival:
         if cmd.action not in amount_actions - {"spend_blood"}:
-            raise ctx.fail("§14", msg("{action} cannot target each Rival", action=cmd.action),
+            raise ctx.fail("§14", msg("{action} cannot target each Rival", action=term(cmd.action)),
                            seat)
         loc = _need_step(ctx, "revelation", "preparation", "conflict", "aftermath")
         targets = [r for r in present_players(s, loc) if r != seat
@@ -800,7 +801,7 @@ def _effect_on(ctx: Ctx, cmd: ApplyEffect, seat: int, by: int | None,
             loc = _need_step(ctx, "preparation", "conflict")
             if seat not in present_players(s, loc):
                 raise ctx.fail("§8.1", msg("they are not at {location}",
-                                           location=location_name(loc.id)), seat)
+                                           location=place(loc.id)), seat)
             withdraw_player(ctx, seat, loc, {}, reason)
         case "restore_card" | "drain_card":
             card = next((c for c in p.alliance if c.uid == cmd.card), None)
@@ -825,7 +826,7 @@ def _power_effect(ctx: Ctx, cmd: ApplyEffect, seat: int, reason: Message | str) 
     if card is None:
         raise ctx.fail("§8.4", msg("{ref} is not a Deployed card on their Position at "
                                    "{location}", ref=repr(cmd.card),
-                                   location=location_name(loc.id)), seat)
+                                   location=place(loc.id)), seat)
     if cmd.action == "power":
         if cmd.amount == 0:
             raise ctx.fail("§8.4", msg("a Power change needs a non-zero amount"), seat)

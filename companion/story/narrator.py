@@ -165,13 +165,13 @@ class Narrator(Teller):
         match e.type:
             case "first_player_chosen":
                 self.new("setup", msg("{who} takes the Ambition token and goes first (drawn at "
-                                      "random)" if e.random else
-                                      "{who} takes the Ambition token and goes first",
-                                      who=n(e.player)))
+                                      "random)", who=n(e.player)) if e.random else
+                         msg("{who} takes the Ambition token and goes first", who=n(e.player)))
             case "clans_offered":
-                self.new("setup", msg("Clans offered (drawn at random): {clans}" if e.random
-                                      else "Clans offered (drawn by the table): {clans}",
-                                      clans=items(list(e.clans))))
+                clans = items(list(e.clans))
+                self.new("setup", msg("Clans offered (drawn at random): {clans}", clans=clans)
+                         if e.random else
+                         msg("Clans offered (drawn by the table): {clans}", clans=clans))
             case "clan_chosen":
                 self.new("setup", msg("{who} picks {clan}", who=n(e.player), clan=e.clan))
             case "relics_offered":
@@ -183,9 +183,9 @@ class Narrator(Teller):
                                       relic=card_ref(relic.id, relic.name)) if relic
                          else msg("{who} drafts a Relic", who=n(e.player)))
             case "location_cards_placed":
-                self.new("setup", msg("Location cards: {cards}", cards=items(
-                    [msg("{card} at {place}", card=card_ref(c.id, c.name), place=place(loc))
-                     for loc, c in e.cards.items()])))
+                placed = [msg("{card} at {place}", card=card_ref(c.id, c.name), place=place(loc))
+                          for loc, c in e.cards.items()]
+                self.new("setup", msg("Location cards: {cards}", cards=items(placed)))
             case "ally_placed":
                 d = self.find("allies") or self.new("allies", msg("Allies laid out"))
                 d.parts.append(msg("{ally} at {place}", ally=card_ref(e.ally.id, e.ally.name),
@@ -229,10 +229,13 @@ class Narrator(Teller):
                                 "cards and Blood leave the table", who=n(e.player)),
                             "elimination", e.player)
             case "withdraw_chosen":
-                bits = [msgn(one, many, len(seats), who=items([n(p) for p in seats]))
-                        for seats, one, many in ((e.stay, "{who} stays", "{who} stay"),
-                                                 (e.withdraw, "{who} withdraws", "{who} withdraw"))
-                        if seats]
+                bits = []
+                if e.stay:
+                    bits.append(msgn("{who} stays", "{who} stay", len(e.stay),
+                                     who=items([n(p) for p in e.stay])))
+                if e.withdraw:
+                    bits.append(msgn("{who} withdraws", "{who} withdraw", len(e.withdraw),
+                                     who=items([n(p) for p in e.withdraw])))
                 self.new("withdraw", series(bits, "; ") if bits else
                          msg("Nobody is at {place}", place=place(e.location)))
             case "withdrew":
@@ -310,9 +313,9 @@ class Narrator(Teller):
                                            "(§14)", who=n(e.player), card=deployed_label(card)),
                              e.player)
                     return
-                d = self.new("effect", msg("{who} resolves {card}" if e.accepted
-                                           else "{who} declines {card}", who=n(e.player),
-                                           card=deployed_label(card)), e.player)
+                args = {"who": n(e.player), "card": deployed_label(card)}
+                d = self.new("effect", msg("{who} resolves {card}", **args) if e.accepted
+                             else msg("{who} declines {card}", **args), e.player)
                 if e.accepted:
                     d.what = effect_text(card.card.effect if card and card.card else None)
             case "awaiting_choice":

@@ -157,13 +157,13 @@ class Teller:
             source = reason.rsplit(": ", 1)[0]
             source = "the Frenzy" if source == "sent a player into Frenzy" else source
             if not f.gains:
-                f.parts.append(msg(""))
+                f.parts.append(Message(key=""))  # said below, once the gains are known
             f.gains.append((e.delta, source))
             total = sum(g for g, _ in f.gains)
             if f.gains == [(1, "the Frenzy")]:
                 f.parts[-1] = msg("{who} gains {n} Influence", who=n(e.player), n=total)
             else:
-                why = series([msg("{n} for {source}", n=g, source=msg(src) if src ==
+                why = series([msg("{n} for {source}", n=g, source=msg("the Frenzy") if src ==
                                   "the Frenzy" else src) for g, src in f.gains])
                 f.parts[-1] = msg("{who} gains {n} Influence ({why})", who=n(e.player), n=total,
                                   why=why)
@@ -172,8 +172,9 @@ class Teller:
             f.parts.append(msg("{who} has no active Alliance card to drain and loses {n} "
                                "Influence", who=n(e.player), n=-e.delta))
             return
-        said = msg("{who} gains {n} Influence" if e.delta > 0 else "{who} loses {n} Influence",
-                   who=n(e.player), n=abs(e.delta))
+        args = {"who": n(e.player), "n": abs(e.delta)}
+        said = msg("{who} gains {n} Influence", **args) if e.delta > 0 else \
+            msg("{who} loses {n} Influence", **args)
         self.new("influence", msg("{said} — {reason}", said=said, reason=kept(reason))
                  if because(reason) else said, e.player)
 
@@ -185,8 +186,9 @@ class Teller:
             return
         d = self.find("play", e.player)
         if d:
-            d.parts.append(msg("deploys {n} Blood from the Bank for flipped Diablerie"
-                               if e.from_bank else "deploys {n} Blood", n=e.amount))
+            d.parts.append(msg("deploys {n} Blood from the Bank for flipped Diablerie",
+                               n=e.amount) if e.from_bank else
+                           msg("deploys {n} Blood", n=e.amount))
         else:
             self.new("play", msg("{who} deploys {n} Blood at {place}", who=self.who(e.player),
                                  n=e.amount, place=where), e.player)

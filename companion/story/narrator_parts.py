@@ -12,9 +12,10 @@ from typing import Any
 
 from companion.rules.effects import TEXT as EFFECT_TEXT
 from companion.story.words import card_name
-from models.cards import ClanCard
+from models.cards import VICTIM, ClanCard
 from models.common import LocationId, Step
 from models.message import Message, items, msg, msgn, player, term
+from models.message import place as location_term
 from models.said import message_of
 from models.state import DeployedCard, GameState
 
@@ -40,7 +41,7 @@ def key_of(s: GameState) -> Key:
 
 def place(loc: LocationId) -> dict[str, str]:
     """A Location, as a term ('Location #1', "Prince's Haven")."""
-    return term("haven" if loc == "haven" else f"location_{loc}")
+    return location_term(loc)
 
 
 def seat_ref(s: GameState, seat: int | None) -> dict[str, int] | str:
@@ -56,9 +57,12 @@ def named(s: GameState, seat: int) -> Arg:
 
 def card_ref(card_id: str | None, name: str | None) -> Arg:
     """A card by the name it was entered with: a catalogue reference (named in the device's
-    language) when the catalogue gives it that very name, else the name as entered."""
+    language) when the catalogue gives it that very name, a term for a Victim (every Victim
+    is alike), else the name as entered."""
     if card_id and name and card_name(card_id) == name:
         return {"card": card_id}
+    if card_id == VICTIM.id and name == VICTIM.name:
+        return term("victim")
     return name or card_id or msg("card")
 
 
@@ -88,7 +92,7 @@ def series(parts: list[Arg], sep: str = ", ") -> Arg:
     """Parts one after the other with a separator (", " or "; "), as nested messages."""
     out = parts[0]
     for part in parts[1:]:
-        out = msg("{a}; {b}" if sep == "; " else "{a}, {b}", a=out, b=part)
+        out = msg("{a}; {b}", a=out, b=part) if sep == "; " else msg("{a}, {b}", a=out, b=part)
     return out
 
 

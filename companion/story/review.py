@@ -7,7 +7,7 @@ the narrator's (`companion.story.narrator`), put into English here.
 """
 
 from collections.abc import Callable, Sequence
-from typing import Literal
+from typing import Any, Literal
 from weakref import WeakKeyDictionary
 
 from pydantic import Field
@@ -19,7 +19,7 @@ from companion.rules.scoring import influence
 from companion.story import narrator_commands
 from companion.story.narrator import Told, story, story_of_action, title
 from companion.story.narrator_parts import place
-from companion.story.words import render
+from companion.story.words import Translator, render
 from models.common import Clan, Frozen, LocationId, Step
 from models.message import msg, term
 from models.power import PowerBreakdown
@@ -58,8 +58,9 @@ def _names(game: Game) -> list[str]:
     return [p.name for p in game.state_at(0).players]
 
 
-def timeline(game: Game) -> list[TimelineGroup]:
-    """The game's story as plain sentences, grouped round → phase → Location → step."""
+def timeline(game: Game, translator: Translator | None = None) -> list[TimelineGroup]:
+    """The game's story as plain sentences, grouped round → phase → Location → step (in the
+    translator's language; English without one)."""
     groups: list[TimelineGroup] = []
     current = None
     entries: list[TimelineEntry] = []
@@ -69,11 +70,11 @@ def timeline(game: Game) -> list[TimelineGroup]:
         if current is not None and entries:
             rnd, phase, loc, step = current
             groups.append(TimelineGroup(round=rnd, phase=phase, location=loc, step=step,
-                                        title=render(title(current), names),
+                                        title=render(title(current), names, translator),
                                         entries=list(entries)))
 
     for said in story(game):
-        text = render(said.message, names)
+        text = render(said.message, names, translator)
         if not text:
             continue
         if said.key != current:
@@ -84,9 +85,10 @@ def timeline(game: Game) -> list[TimelineGroup]:
     return groups
 
 
-def told(game: Game, index: int = -1) -> list[str]:
+def told(game: Game, index: int = -1, translator: Translator | None = None) -> list[str]:
     """What one action did (the last by default), one sentence per thing that changed: every
-    Blood, Influence, Diablerie and card movement, with player and amount.
+    Blood, Influence, Diablerie and card movement, with player and amount (in the
+    translator's language; English without one).
 
     Raises:
         IndexError: no such action.
@@ -96,13 +98,18 @@ def told(game: Game, index: int = -1) -> list[str]:
     kept = _TOLD.get(game)
     if kept is None or kept[0] != i or kept[1] is not action:
         # The same action object at the same place has the same story: the screen asks for the
-        # last action's at every render.
-        kept = _TOLD[game] = (i, action, _sentences(story_of_action(game, i), _names(game)))
-    return list(kept[2])
+        # last action's at every render (each device in its own language).
+        kept = _TOLD[game] = (i, action, story_of_action(game, i), {})
+    said = kept[3]
+    if translator not in said:
+        said[translator] = _sentences(kept[2], _names(game), translator)
+    return list(said[translator])
 
 
-_TOLD: WeakKeyDictionary[Game, tuple[int, object, list[str]]] = WeakKeyDictionary()
-"""The last action each game was asked about, with what it did (`told`)."""
+_TOLD: WeakKeyDictionary[Game, tuple[int, object, list[Told], dict[Any, list[str]]]] = \
+    WeakKeyDictionary()
+"""The last action each game was asked about, with what it did (`told`), in words per
+language asked."""
 
 
 def told_each(game: Game) -> list[list[str]]:
@@ -115,17 +122,19 @@ def told_each(game: Game) -> list[list[str]]:
     return [_sentences(each, names) for each in out]
 
 
-def _sentences(entries: list[Told], names: Sequence[str]) -> list[str]:
+def _sentences(entries: list[Told], names: Sequence[str],
+               translator: Translator | None = None) -> list[str]:
     """The entries' sentences; when they span several Locations, each names its own."""
-    texts = [(said.key[2], render(said.message, names)) for said in entries]
+    texts = [(said.key[2], render(said.message, names, translator)) for said in entries]
     texts = [(loc, text) for loc, text in texts if text]
     places = {loc for loc, _ in texts}
     out = []
     for loc, text in texts:
         if len(places) > 1 and loc is not None:
-            where = render(msg("{place}", place=place(loc)), names)
+            where = render(msg("{place}", place=place(loc)), names, translator)
             if not text.startswith(where):
-                text = render(msg("{place}: {said}", place=place(loc), said=text), names)
+                text = render(msg("{place}: {said}", place=place(loc), said=text), names,
+                              translator)
         out.append(text)
     return out
 

@@ -20,8 +20,7 @@ from companion.rules.legal import Legal
 from companion.rules.queries import deployed_owners, same_card, taken_cards
 from models.cards import ClanCard
 from models.commands import AnyCommand, ChooseWithdraw, Reveal, TakeBackBlood
-from models.common import location_name
-from models.message import Message, msg, player, term
+from models.message import Message, msg, place, player, term
 from models.table import Choice, Pending
 
 Kind = str
@@ -140,7 +139,7 @@ def choose(game: Game, pending: Pending, seat: int, choice: Choice | None) -> Pe
     if seat not in who:
         raise _refused(game, msg("Stay/Withdraw refused for {player}: they are not at "
                                  "{location} (§8.1)", player=player(seat),
-                                 location=location_name(lg.location)))
+                                 location=place(lg.location)))
     if pending.revealed:
         raise _refused(game, msg("Stay/Withdraw refused: every choice is in and revealed; they "
                                  "can no longer change (§8.1)"))
@@ -228,7 +227,7 @@ def take_back(game: Game, pending: Pending, seat: int, amount: int) -> Pending:
     if most is None:
         raise _refused(game, msg("taking back Blood refused for {player}: they have no Blood at "
                                  "{location} (§15)", player=player(seat),
-                                 location=location_name(lg.location)))
+                                 location=place(lg.location)))
     if not 0 <= amount <= most:
         raise _refused(game, msg("taking back Blood refused for {player}: 0 to {most}, not "
                                  "{amount} (§15)", player=player(seat), most=most,

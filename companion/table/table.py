@@ -169,13 +169,21 @@ class Table:
         play through the table's actions)."""
         return self._session
 
-    def undo_news(self) -> str | None:
-        """"The referee took back: …" while the game stands where the last undo or redo left
-        it (every device says it as its news instead of the action before), else None."""
+    def undo_message(self) -> Message | None:
+        """What the last undo or redo said ("the referee took back: …") while the game stands
+        where it left it (every device says it as its news instead of the action before),
+        else None."""
         back = self.taken_back
         if back is None or back[0] != len(self.game.actions):
             return None
-        news = self._english(back[1])
+        return back[1]
+
+    def undo_news(self) -> str | None:
+        """`undo_message` in English, as a sentence: "The referee took back: …"."""
+        back = self.undo_message()
+        if back is None:
+            return None
+        news = self._english(back)
         return news[0].upper() + news[1:] + "."
 
     def _english(self, message: Message) -> str:
@@ -671,5 +679,6 @@ def _stale(version: int, current: int, changes: list[tuple[int, News]],
                                 "{version}. Look again and retry.", current=current,
                                 version=version))
     said = [m for news in since for m in news]
+    link = msg("{first}; {rest}")
     return StaleVersion(msg("the table changed: {changes}. Look again and retry.",
-                            changes=chain(said, msg("{first}; {rest}"))), names, changes=said)
+                            changes=chain(said, link)), names, changes=said)
