@@ -1,11 +1,17 @@
-"""Screenshots of every phase's referee screen on small phones, with the room the content gets.
+"""Benchmark: the room the content gets on every phase's referee screen, on small phones and
+with large text, and a screenshot of each for a person to look at.
 
 Each phase's screen (tests/browser/phases.py) is opened at 390×844, at 320×568 and at 390×844
-with the browser's text at 200 %; for each, the height of the pinned parts (top: the bars above
-the scrolling content; bottom: everything under it) is measured from the accessibility tree and
-a screenshot is saved in artifacts/screenshots/phone/ for a person to look at.
+with the browser's text at 200 % (tests/browser/phone.py); for each state worth checking the
+pinned parts are measured from the accessibility tree (top: the bars above the scrolling
+content; bottom: everything under it) and a screenshot is saved in
+artifacts/screenshots/phone/. Then one play: the news line of the tap that did it.
 
-Run: .venv/bin/python bench/phone_shots.py [--only planning,withdraw] [--json]
+Figures before the phone layout (the same screens, no news shown): bottom 107–176 px at
+390×844 (13–21 %) and 320×568 (19–31 %); top 116–216 px at 390×844, 141–320 px at 320×568;
+at 200 % text the top bar alone took 228–631 px and the content got 14–486 px.
+
+Run: .venv/bin/python bench/phone_shots.py [--only planning,withdraw] [--json] [--quick]
 """
 
 import argparse
@@ -21,47 +27,64 @@ from inpage import chromium  # noqa: E402
 
 from tests.browser.harness import SHOTS, Server, fresh_dir, missing  # noqa: E402
 from tests.browser.phases import SCENARIOS, seed_games  # noqa: E402
-from tests.browser.phone import SIZES, open_referee, pinned, prepare  # noqa: E402
+from tests.browser.phone import SIZES, Phone, prepare, tap  # noqa: E402
 
 OUT = SHOTS / "phone"
 
 
+def measure(names: list[str]) -> list[dict]:
+    """Every state of every named screen at every size: the pinned parts, in px and %."""
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp, chromium() as browser:
+        data = fresh_dir(Path(tmp), "shots")
+        tables = seed_games(data, names)
+        server = Server(data).start()
+        ui = Phone(browser, server, "390x844")
+        try:
+            for name in names:
+                ui.resize("390x844")
+                ui.referee(tables[name][0])
+                for k, stage in enumerate(prepare(ui, name)):
+                    for size in SIZES:
+                        ui.resize(size)
+                        rows.append({**ui.pinned(), "screen": name, "stage": stage,
+                                     "size": size})
+                        ui.mouse_away()
+                        ui.page.screenshot(path=str(OUT / f"{name}-{k}-{size}.png"))
+                if name == "planning":  # one play: the news line of the tap that did it
+                    tap(ui, "play")
+                    for size in ("320x568", "390x844"):
+                        ui.resize(size)
+                        rows.append({**ui.pinned(), "screen": name, "stage": "news",
+                                     "size": size})
+                        ui.page.screenshot(path=str(OUT / f"{name}-news-{size}.png"))
+        finally:
+            ui.close()
+            server.stop()
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", default="", help="comma-separated scenario names")
+    parser.add_argument("--only", default="", help="comma-separated screens")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--quick", action="store_true", help="the Planning screen only")
     args = parser.parse_args()
     if why := missing():
         print(f"skipped: {why}")
         return
-    names = [n for n in args.only.split(",") if n] or list(SCENARIOS)
+    names = (["planning"] if args.quick else
+             [n for n in args.only.split(",") if n] or list(SCENARIOS))
     OUT.mkdir(parents=True, exist_ok=True)
-    rows = []
-    with tempfile.TemporaryDirectory() as tmp, chromium() as browser:
-        data = fresh_dir(Path(tmp), "shots")
-        tables = seed_games(data, names, copies=len(SIZES))
-        server = Server(data).start()
-        try:
-            for name in names:
-                for size_name, table in zip(SIZES, tables[name], strict=True):
-                    ui = open_referee(browser, server, table, size_name)
-                    try:
-                        for k, stage in enumerate(prepare(ui, name)):
-                            m = pinned(ui)
-                            m.update(screen=name, stage=stage, size=size_name)
-                            rows.append(m)
-                            ui.page.screenshot(path=str(OUT / f"{name}-{k}-{size_name}.png"))
-                    finally:
-                        ui.close()
-        finally:
-            server.stop()
+    rows = measure(names)
     if args.json:
         print(json.dumps(rows, indent=1))
         return
-    print(f"{'screen':28}{'size':12}{'top':>6}{'bottom':>8}{'content':>9}{'bottom %':>10}")
+    print(f"{'screen/state':28}{'size':17}{'top':>5}{'bottom':>8}{'content':>9}{'bottom %':>10}")
     for r in rows:
-        print(f"{r['screen'] + '/' + r['stage']:28}{r['size']:12}{r['top']:>6}{r['bottom']:>8}"
+        print(f"{r['screen'] + '/' + r['stage']:28}{r['size']:17}{r['top']:>5}{r['bottom']:>8}"
               f"{r['content']:>9}{r['bottom_share']:>9}%")
+    print(f"screenshots in {OUT}")
 
 
 if __name__ == "__main__":

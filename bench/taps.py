@@ -281,14 +281,17 @@ class Counter:
         locs = [i for i in on if i.startswith("loc-pick-")]
         self.tap(locs[k % len(locs)])
         down = k % 5 == 4 and "face-down" in on and self.enabled("face-down")
-        steps = [lambda: self.tap("face-down") if down else self.card("plan-card", 2 + k)]
-        if self.ui.has("blood-1"):
-            steps.append(lambda: self.tap("blood-1"))
-        if len(steps) == 2 and self.y("blood-1") < self.y("face-down"):
-            steps.reverse()  # a person follows the form from top to bottom
-        for step in steps:
-            step()
-        self.tap("play")
+        if down:
+            self.tap("face-down")
+        else:
+            self.card("plan-card", 2 + k)
+        # Play with 1 Blood, beside Play (a Blood chip and Play on the screens before)
+        if self.ui.has("play-1"):
+            self.tap("play-1")
+        else:
+            if self.ui.has("blood-1"):
+                self.tap("blood-1")
+            self.tap("play")
 
     def y(self, identifier: str) -> float:
         box = self.ui.page.locator(sel(identifier)).first.bounding_box()

@@ -15,7 +15,8 @@ ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "bench"
 
 SCRIPTS = {"actions.py": False, "backups.py": False, "run_all.py": False, "safety.py": False,
-           "storage.py": False, "table_sync.py": True, "taps.py": True}
+           "storage.py": False, "table_sync.py": True, "taps.py": True, "round_taps.py": False,
+           "phone_shots.py": True}
 """Each benchmark script run here, and whether it needs the browser (Chromium through
 Playwright); actions.py and run_all.py leave their browser parts out by themselves."""
 RUN_BY_RUN_ALL = {"tap_latency.py": ("tap -> number p50", True),

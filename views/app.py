@@ -23,7 +23,7 @@ from companion.storage import (
     describe_os_error,
 )
 from companion.table.hub import TableHub
-from models.table import Referee
+from models.table import Referee, Seat
 from views.confirm import confirm_dialog
 from views.live import LiveSync
 from views.screens import PROBLEM, SCREENS, drawer
@@ -236,12 +236,18 @@ class DataFolder:
 def connection_strip(app: AppState) -> ft.Control:
     """Online/offline and where this device is (on every screen at a table); kept between
     renders while it says the same."""
-    role = app.role
-    where = f"Table {app.table.table_id}" if app.table is not None else ""
-    if role is not None and app.table is not None:
-        from companion.table.access import role_label
-
-        where += f" · {role_label(role, app.table.game.state)}"
+    role, table = app.role, app.table
+    where = ""
+    if table is not None and isinstance(role, Seat):
+        players = table.game.state.players
+        name = players[role.player].name if role.player < len(players) else "?"
+        where = app._("Table {table} · {name}'s seat", table=table.table_id, name=name)
+    elif table is not None and isinstance(role, Referee):
+        where = app._("Table {table} · the referee", table=table.table_id)
+    elif table is not None and role is not None:
+        where = app._("Table {table} · the board", table=table.table_id)
+    elif table is not None:
+        where = app._("Table {table}", table=table.table_id)
     codes = isinstance(role, Referee) and app.screen != "host"
     inputs = (where, app.online, codes)
     return app.memo("connection", inputs, lambda: _strip(app, *inputs))
@@ -249,7 +255,7 @@ def connection_strip(app: AppState) -> ft.Control:
 
 def _strip(app: AppState, where: str, online: bool, codes: bool) -> ft.Control:
     dot = OK if online else "#ff6b6b"
-    label = "Live" if online else "Reconnecting…"
+    label = app._("Live") if online else app._("Reconnecting…")
     row: list[ft.Control] = [
         ft.Semantics(identifier="connection", label=f"{label} {where}",
                      content=ft.Icon(ft.Icons.CIRCLE, color=dot, size=12)),
@@ -258,8 +264,8 @@ def _strip(app: AppState, where: str, online: bool, codes: bool) -> ft.Control:
                 overflow=ft.TextOverflow.ELLIPSIS)]
     if codes:
         row.append(ident("to-host", ft.TextButton(
-            "Join codes", on_click=lambda e: app.go("host"), height=32,
-            style=ft.ButtonStyle(color=GOLD)), "Join codes"))
+            app._("Join codes"), on_click=lambda e: app.go("host"), height=32,
+            style=ft.ButtonStyle(color=GOLD)), app._("Join codes")))
     return ft.Container(content=ft.Row(row, spacing=6), bgcolor=SURFACE, key="connection",
                         padding=ft.Padding.symmetric(horizontal=12, vertical=2))
 

@@ -12,7 +12,6 @@ import flet as ft
 from pydantic import ValidationError
 
 from companion.bloodfeud.council import (
-    NO_EVENT,
     CouncilResult,
     council_text,
     count_text,
@@ -77,21 +76,29 @@ def vote_of(session: Session, d: dict[str, Any]) -> CouncilVote:
         "revotes": revotes, "gameplay_ended": d["ended"]})
 
 
-def outcome_text(result: CouncilResult) -> str:
+def _option(app: AppState, event: str | None) -> str:
+    """A vote's option as the screen says it: an Event's name, or No Event."""
+    return app._("No Event") if event is None else event
+
+
+def outcome_text(app: AppState, result: CouncilResult) -> str:
     """What came of a vote, in a sentence."""
     if result.outcome == "event":
         cast = result.counts[-1]
         behind = next(t.voting_power for t in cast.totals if t.event == result.event)
-        return (f"{result.event} passes with {behind} of {cast.cast} Voting Power; "
-                f"{result.proposer} proposed it and gains {PROPOSER_AMBITION_TOKENS} Ambition "
-                "token (§B9).")
+        return app.n_("{event} passes with {power} of {cast} Voting Power; {team} proposed it "
+                      "and gains {n} Ambition token (§B9).",
+                      "{event} passes with {power} of {cast} Voting Power; {team} proposed it "
+                      "and gains {n} Ambition tokens (§B9).", PROPOSER_AMBITION_TOKENS,
+                      event=result.event, power=behind, cast=cast.cast, team=result.proposer)
     if result.outcome == "no_event":
-        return "No Event wins: the Storyteller gets a random Event from the deck (§B9)."
+        return app._("No Event wins: the Storyteller gets a random Event from the deck (§B9).")
     if result.outcome == "revote":
-        between = " and ".join(NO_EVENT if o is None else o for o in result.revote_between)
-        return f"Tie: re-vote between {between} only (§B9)."
-    return ("The Gameplay Phase ended with no Event chosen: the Storyteller gets a random "
-            "Event from the deck (§B9).")
+        options = [_option(app, o) for o in result.revote_between]
+        return app._("Tie: re-vote between {options} only (§B9).",
+                     options=" and ".join(options) if app.t.english else app.t.join(options))
+    return app._("The Gameplay Phase ended with no Event chosen: the Storyteller gets a random "
+                 "Event from the deck (§B9).")
 
 
 # --- handlers -----------------------------------------------------------------------------
@@ -148,27 +155,29 @@ def on_vote_save(app: AppState, pad: PadGame) -> None:
         vote = vote_of(session, d)
         result = tally(vote, [t.name for t in session.teams])
         if result.outcome == "revote":
-            app.fail(f"Not recorded: {outcome_text(result)} Enter the re-vote, or mark that the "
-                     "Gameplay Phase ended.")
+            app.fail(app._("Not recorded: {outcome} Enter the re-vote, or mark that the "
+                           "Gameplay Phase ended.", outcome=outcome_text(app, result)))
             return
         updated = record_vote(session, vote)
     except (ValidationError, ValueError) as err:
-        app.fail(f"Not recorded: {refusal(err)}")
+        app.fail(app._("Not recorded: {reason}", reason=refusal(app, err)))
         return
     save(app, updated.model_dump(mode="json"),
-         [f"Round {vote.round}'s vote recorded. {outcome_text(result)}"])
+         [app._("Round {n}'s vote recorded. {outcome}", n=vote.round,
+                outcome=outcome_text(app, result))])
 
 
 # --- drawing ------------------------------------------------------------------------------
 
 
-def _preview(session: Session, d: dict[str, Any]) -> tuple[CouncilResult | None, str]:
+def _preview(app: AppState, session: Session,
+             d: dict[str, Any]) -> tuple[CouncilResult | None, str]:
     """The tally of the vote as entered, or why it cannot be counted yet."""
     try:
         result = tally(vote_of(session, d), [t.name for t in session.teams])
     except (ValidationError, ValueError) as err:
-        return None, f"Not settled yet: {refusal(err)}"
-    return result, outcome_text(result)
+        return None, app._("Not settled yet: {reason}", reason=refusal(app, err))
+    return result, outcome_text(app, result)
 
 
 def _form(app: AppState, pad: PadGame, session: Session) -> list[ft.Control]:
@@ -178,31 +187,32 @@ def _form(app: AppState, pad: PadGame, session: Session) -> list[ft.Control]:
     events = [e for _, e in _events(session, d)]
     # Laid on the page, not in a card: six Power buttons of 44 px fit a 320 px phone's row.
     rows: list[ft.Control] = [
-        ident("bf-council", heading(f"Council vote of round {d['round']}", 20)),
-        text("Power of each team (1 to 6): its Voting Power (§B9).", 16, bold=True)]
+        ident("bf-council", heading(app._("Council vote of round {n}", n=d["round"]), 20)),
+        text(app._("Power of each team (1 to 6): its Voting Power (§B9)."), 16, bold=True)]
     for i, team in enumerate(names):
-        rows += [text(f"Power of {team}", SMALL, color=MUTED),
+        rows += [text(app._("Power of {team}", team=team), SMALL, color=MUTED),
                  chips([(str(p), str(p)) for p in POWERS],
                        str(d["powers"].get(team, "")),
                        lambda p, t=team: on_power_pick(app, pad, t, int(p)), f"bf-power-{i}",
                        width=44)]
-    rows.append(text("Events proposed (one a team; leave empty for none, §B8).", 16,
+    rows.append(text(app._("Events proposed (one a team; leave empty for none, §B8)."), 16,
                      bold=True))
-    rows += [wide(field(f"Event proposed by {team}", d["proposals"].get(team, ""),
+    rows += [wide(field(app._("Event proposed by {team}", team=team),
+                        d["proposals"].get(team, ""),
                         lambda v, t=team: on_proposal_change(app, pad, t, v),
                         ident_=f"bf-prop-{i}")) for i, team in enumerate(names)]
-    options = [(f"e{k}", e) for k, e in enumerate(events)] + [("none", NO_EVENT),
-                                                              (ABSENT, "No vote")]
+    options = [(f"e{k}", e) for k, e in enumerate(events)] + [("none", _option(app, None)),
+                                                              (ABSENT, app._("No vote"))]
     choice = {f"e{k}": e for k, e in enumerate(events)} | {"none": None}
-    rows.append(text("Hands raised: each voting team's Power counts; at least half the teams "
-                     "must vote (§B9).", 16, bold=True))
+    rows.append(text(app._("Hands raised: each voting team's Power counts; at least half the "
+                           "teams must vote (§B9)."), 16, bold=True))
     for i, team in enumerate(names):
         now = d["ballots"].get(team, ABSENT)
         key = ABSENT if now == ABSENT else "none" if now is None else f"e{events.index(now)}"
-        rows += [text(f"{team} votes", SMALL, color=MUTED),
+        rows += [text(app._("{team} votes", team=team), SMALL, color=MUTED),
                  chips(options, key, lambda k, t=team: on_ballot_pick(
                      app, pad, t, ABSENT if k == ABSENT else choice[k]), f"bf-ballot-{i}")]
-    result, said = _preview(session, d)
+    result, said = _preview(app, session, d)
     if result is not None:
         rows += [text(count_text(c), SMALL, color=MUTED, ident_=f"bf-count-{k}")
                  for k, c in enumerate(result.counts)]
@@ -210,9 +220,11 @@ def _form(app: AppState, pad: PadGame, session: Session) -> list[ft.Control]:
     if result is not None and result.outcome == "revote":
         rows += _revote(app, pad, d, result, names)
     if result is not None and result.outcome in ("revote", "phase_ended") or not d["ballots"]:
-        rows.append(button("Gameplay Phase ended without an Event", lambda e: on_ended_toggle(
-            app, pad), primary=False, selected=d["ended"], ident_="bf-ended"))
-    rows.append(button(f"Record round {d['round']}'s vote", lambda e: on_vote_save(app, pad),
+        rows.append(button(app._("Gameplay Phase ended without an Event"),
+                           lambda e: on_ended_toggle(app, pad), primary=False,
+                           selected=d["ended"], ident_="bf-ended"))
+    rows.append(button(app._("Record round {n}'s vote", n=d["round"]),
+                       lambda e: on_vote_save(app, pad),
                        ident_="bf-vote-save"))
     return rows
 
@@ -222,26 +234,26 @@ def _revote(app: AppState, pad: PadGame, d: dict[str, Any], result: CouncilResul
     """The next re-vote: each team that voted, between the tied options only."""
     k = len(result.counts) - 1
     between = list(result.revote_between)
-    options = [(str(j), NO_EVENT if o is None else o) for j, o in enumerate(between)]
+    options = [(str(j), _option(app, o)) for j, o in enumerate(between)]
     current = d["revotes"][k] if k < len(d["revotes"]) else {}
-    rows: list[ft.Control] = [text(f"Re-vote {k + 1}", 16, bold=True)]
+    rows: list[ft.Control] = [text(app._("Re-vote {n}", n=k + 1), 16, bold=True)]
     for team in result.voters:
         now = current.get(team, ABSENT)
         key = str(between.index(now)) if now in between else ""
-        rows += [text(f"{team} votes again", SMALL, color=MUTED),
+        rows += [text(app._("{team} votes again", team=team), SMALL, color=MUTED),
                  chips(options, key, lambda j, t=team: on_revote_pick(
                      app, pad, k, t, between[int(j)]), f"bf-revote-{k}-{names.index(team)}")]
     return rows
 
 
-def _recorded(session: Session) -> list[ft.Control]:
+def _recorded(app: AppState, session: Session) -> list[ft.Control]:
     names = [t.name for t in session.teams]
     out: list[ft.Control] = []
     for vote in reversed(session.council):
         try:
             lines = council_text(tally(vote, names)).splitlines()
         except ValueError as err:
-            lines = [f"Round {vote.round}: {err}"]
+            lines = [app._("Round {n}: {reason}", n=vote.round, reason=str(err))]
         out.append(card(text(lines[0], 17, bold=True),
                         *[text(line.strip(), SMALL, color=MUTED) for line in lines[1:]],
                         ident_=f"bf-vote-{vote.round}"))
@@ -256,12 +268,12 @@ def council_cards(app: AppState, pad: PadGame, session: Session,
     r = session.rounds_played
     if not review:
         if not r:
-            out.append(card(text("Start round 1 to enter its Council vote.", 16, color=MUTED,
-                                 ident_="bf-council-wait")))
+            out.append(card(text(app._("Start round 1 to enter its Council vote."), 16,
+                                 color=MUTED, ident_="bf-council-wait")))
         elif any(v.round == r for v in session.council):
-            out.append(card(text(f"Round {r}'s Council vote is recorded (one a round, §B9). "
-                                 "Start the next round for the next vote.", 16, color=MUTED,
-                                 ident_="bf-council-done")))
+            out.append(card(text(app._("Round {n}'s Council vote is recorded (one a round, "
+                                       "§B9). Start the next round for the next vote.", n=r),
+                                 16, color=MUTED, ident_="bf-council-done")))
         else:
             out += _form(app, pad, session)
-    return out + _recorded(session)
+    return out + _recorded(app, session)

@@ -5,38 +5,61 @@ import re
 import flet as ft
 
 from companion.rules.catalogue import CatalogueError
+from models.message import N_
 from views.state import AppState
 from views.theme import MUTED, SURFACE_HI, button, card, field, heading, text, wrap
 
 FIELDS = {
-    "clan_cards": [("name", "Name", False), ("power", "Printed Power (0-20)", True),
-                   ("text", "What it does (your words)", False)],
-    "allies": [("name", "Name", False), ("influence", "Influence while active", True),
-               ("feed", "Feed Blood", True), ("drain_blood", "Blood when drained", True),
-               ("drained_influence", "Influence once drained", True),
-               ("text", "Special ability (your words)", False)],
-    "relics": [("name", "Name", False), ("influence", "Influence at the end", True),
-               ("text", "Ability (your words)", False)],
-    "location_cards": [("name", "Name", False), ("text", "Ability (your words)", False)],
+    "clan_cards": [("name", N_("Name"), False), ("power", N_("Printed Power (0-20)"), True),
+                   ("text", N_("What it does (your words)"), False)],
+    "allies": [("name", N_("Name"), False), ("influence", N_("Influence while active"), True),
+               ("feed", N_("Feed Blood"), True), ("drain_blood", N_("Blood when drained"), True),
+               ("drained_influence", N_("Influence once drained"), True),
+               ("text", N_("Special ability (your words)"), False)],
+    "relics": [("name", N_("Name"), False), ("influence", N_("Influence at the end"), True),
+               ("text", N_("Ability (your words)"), False)],
+    "location_cards": [("name", N_("Name"), False), ("text", N_("Ability (your words)"), False)],
 }
 """Typed fields per catalogue section: (key, label, whole number?)."""
 
 KINDS = {"clan_cards": ["preparation", "conflict", "aftermath", "passive"],
          "allies": ["human", "vampire"]}
 """Fields chosen with buttons."""
+KIND_NAMES = {"preparation": N_("Preparation"), "conflict": N_("Conflict"),
+              "aftermath": N_("Aftermath"), "passive": N_("Passive"), "human": N_("Human"),
+              "vampire": N_("Vampire")}
+"""The buttons' words for the kinds."""
 
-SECTION_NAMES = {"clan_cards": "Clan card", "allies": "Ally", "relics": "Relic",
-                 "location_cards": "Location card"}
+SECTION_NAMES = {"clan_cards": N_("Clan card"), "allies": N_("Ally"), "relics": N_("Relic"),
+                 "location_cards": N_("Location card")}
+NEW_TITLES = {"clan_cards": N_("New Clan card"), "allies": N_("New Ally"),
+              "relics": N_("New Relic"), "location_cards": N_("New Location card")}
+"""The editor's title for a card not in the catalogue yet."""
 
 
-def plain_error(message: str) -> str:
+def kind_name(app: AppState, kind: str | None) -> str:
+    """A card's kind in the device's language ('Conflict', 'Human'; '?' when unknown)."""
+    if kind is None:
+        return "?"
+    return app._(KIND_NAMES[kind]) if kind in KIND_NAMES else kind.capitalize()
+
+
+def section_name(app: AppState, section: str) -> str:
+    """'Ally', 'Relic': one card of a catalogue section."""
+    return app._(SECTION_NAMES[section]) if section in SECTION_NAMES else section
+
+
+def plain_error(app: AppState, message: str) -> str:
     """'allies[0] (card X1).influence: …' said as 'Ally X1, influence: …'."""
     m = re.fullmatch(r"(\w+)\[\d+\] \(card ([^)]*)\)\.?([\w.]*): (.*)", message, re.S)
     if not m:
         return message
     section, card_id, key, why = m.groups()
-    what = SECTION_NAMES.get(section, section)
-    return f"{what} {card_id}" + (f", {key.replace('_', ' ')}" if key else "") + f": {why}"
+    what = section_name(app, section)
+    if key:
+        return app._("{section} {card}, {field}: {why}", section=what, card=card_id,
+                     field=key.replace("_", " "), why=why)
+    return app._("{section} {card}: {why}", section=what, card=card_id, why=why)
 
 
 def start_edit(app: AppState, section: str, entry: object | None) -> None:
@@ -82,7 +105,7 @@ def entry_from(app: AppState, d: dict) -> dict | str:
     if d.get("new"):
         name = str(d.get("name") or "").strip()
         if not name:
-            return f"New {SECTION_NAMES[section]}: give it a name first."
+            return app._("{title}: give it a name first.", title=app._(NEW_TITLES[section]))
         card_id = app.new_id({"allies": "ALLY", "relics": "RELIC"}.get(section, "LOC"), name)
     entry: dict = {"id": card_id}
     if section == "clan_cards":
@@ -97,7 +120,8 @@ def entry_from(app: AppState, d: dict) -> dict | str:
             try:
                 entry[key] = int(raw)
             except ValueError:
-                return f"{label}, {title}: write a whole number, not \"{raw}\"."
+                return app._("{card}, {field}: write a whole number, not \"{value}\".",
+                             card=label, field=app._(title), value=raw)
         else:
             entry[key] = raw
     if d.get("kind") and section in KINDS:
@@ -110,16 +134,18 @@ def on_edit_save(app: AppState) -> None:
     d = app.draft("card")
     entry = entry_from(app, d)
     if isinstance(entry, str):
-        app.fail(f"Not saved: {entry}")
+        app.fail(app._("Not saved: {why}", why=entry))
         return
     try:
         app.remember_card(d["section"], entry)
     except CatalogueError as err:
-        app.fail(f"Not saved: {plain_error(str(err))}")
+        app.fail(app._("Not saved: {why}", why=plain_error(app, str(err))))
         return
     app.drafts.pop("card", None)
     app.error = None
-    app.notice = [f"Saved {entry['id']}: {entry.get('name') or ''}".rstrip(": ")]
+    name = str(entry.get("name") or "").strip()
+    app.notice = [app._("Saved {card}: {name}", card=entry["id"], name=name) if name
+                  else app._("Saved {card}", card=entry["id"])]
     app.render()
 
 
@@ -127,26 +153,26 @@ def card_editor(app: AppState) -> list[ft.Control]:
     """The form for the card being edited."""
     d = app.draft("card")
     section = d["section"]
-    what = SECTION_NAMES[section]
-    title = f"New {what}" if d.get("new") else f"{what} {d['id']}"
+    title = (app._(NEW_TITLES[section]) if d.get("new")
+             else app._("{section} {card}", section=section_name(app, section), card=d["id"]))
     if d.get("clan"):
         title += f" · {d['clan']}"
     parts: list[ft.Control] = [
         heading(title, 20),
-        text("Copy the values printed on your card. Leave a box empty when you do not know "
-             "it; the app will ask during play.", 15, color=MUTED)]
+        text(app._("Copy the values printed on your card. Leave a box empty when you do not "
+                   "know it; the app will ask during play."), 15, color=MUTED)]
     for key, label, numeric in FIELDS[section]:
-        parts.append(field(label, str(d.get(key) or ""),
+        parts.append(field(app._(label), str(d.get(key) or ""),
                            lambda v, k=key: on_field_change(app, k, v), numeric=numeric,
                            ident_=f"edit-{key}"))
     if section in KINDS:
-        parts += [text("Kind", 15, color=MUTED), wrap(*[
-            button(k.capitalize(), lambda e, k=k: on_kind_pick(app, k), primary=False,
+        parts += [text(app._("Kind"), 15, color=MUTED), wrap(*[
+            button(kind_name(app, k), lambda e, k=k: on_kind_pick(app, k), primary=False,
                    selected=d.get("kind") == k, ident_=f"edit-kind-{k}")
             for k in KINDS[section]], spacing=6)]
     parts.append(ft.Row([
-        button("Save", lambda e: on_edit_save(app), expand=True, ident_="edit-save",
+        button(app._("Save"), lambda e: on_edit_save(app), expand=True, ident_="edit-save",
                disabled=app.read_only),
-        button("Cancel", lambda e: on_edit_cancel(app), primary=False, expand=True,
+        button(app._("Cancel"), lambda e: on_edit_cancel(app), primary=False, expand=True,
                ident_="edit-cancel")], spacing=8))
     return [card(*parts, color=SURFACE_HI, ident_="card-editor")]

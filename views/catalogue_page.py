@@ -6,14 +6,18 @@ import flet as ft
 from companion.rules.catalogue import clan_cards
 from models.catalogue import AllyEntry, ClanCardEntry, LocationCardEntry, RelicEntry
 from models.common import CLANS
-from views.card_editor import card_editor, start_edit
+from models.message import N_
+from views.card_editor import card_editor, kind_name, start_edit
 from views.catalogue_share import share_panel
 from views.frame import frame
 from views.state import AppState
 from views.theme import MUTED, TEXT, button, tap_row, text, wrap
 
-TABS = (("clan_cards", "Clan cards"), ("allies", "Allies"), ("relics", "Relics"),
-        ("location_cards", "Locations"), ("share", "Share"))
+TABS = (("clan_cards", N_("Clan cards")), ("allies", N_("Allies")), ("relics", N_("Relics")),
+        ("location_cards", N_("Locations")), ("share", N_("Share")))
+ADD = {"allies": N_("Add an Ally"), "relics": N_("Add a Relic"),
+       "location_cards": N_("Add a Location card")}
+"""The button adding a card to a section."""
 UNKNOWN = "#ffb3b3"
 """Title colour of a card with values still unknown."""
 
@@ -39,47 +43,53 @@ def on_clan_pick(app: AppState, clan: str) -> None:
     app.render()
 
 
-def missing(entry: object) -> list[str]:
+def missing(app: AppState, entry: object) -> list[str]:
     """Values of a catalogue entry still unknown (what play will ask for)."""
     if isinstance(entry, ClanCardEntry):
-        keys = [("name", "name"), ("kind", "kind"), ("power", "Power")]
+        keys = [("name", N_("name")), ("kind", N_("kind")), ("power", N_("Power"))]
     elif isinstance(entry, AllyEntry):
-        keys = [("name", "name"), ("kind", "human/vampire"), ("influence", "Influence"),
-                ("feed", "Feed"), ("drain_blood", "Drain Blood"),
-                ("drained_influence", "drained Influence")]
+        keys = [("name", N_("name")), ("kind", N_("human/vampire")),
+                ("influence", N_("Influence")), ("feed", N_("Feed")),
+                ("drain_blood", N_("Drain Blood")), ("drained_influence", N_("drained Influence"))]
     elif isinstance(entry, RelicEntry):
-        keys = [("name", "name"), ("influence", "Influence")]
+        keys = [("name", N_("name")), ("influence", N_("Influence"))]
     else:
-        keys = [("name", "name")]
-    return [label for key, label in keys if getattr(entry, key, None) is None]
+        keys = [("name", N_("name"))]
+    return [app._(label) for key, label in keys if getattr(entry, key, None) is None]
 
 
-def _v(x: object) -> str:
-    return "?" if x is None else str(x)
+def _v(x: object) -> object:
+    return "?" if x is None else x
 
 
-def details(entry: object) -> str:
+def details(app: AppState, entry: object) -> str:
     """The known printed values, '?' for the unknown ones."""
     if isinstance(entry, ClanCardEntry):
-        tag = "Starting card · " if entry.starting else ""
-        return f"{tag}{(entry.kind or '?').capitalize()} · Power {_v(entry.power)}"
+        kind = kind_name(app, entry.kind)
+        if entry.starting:
+            return app._("Starting card · {kind} · Power {power}", kind=kind,
+                         power=_v(entry.power))
+        return app._("{kind} · Power {power}", kind=kind, power=_v(entry.power))
     if isinstance(entry, AllyEntry):
-        return (f"{(entry.kind or '?').capitalize()} · Influence {_v(entry.influence)} · "
-                f"Feed {_v(entry.feed)} · Drain +{_v(entry.drain_blood)} · drained "
-                f"{_v(entry.drained_influence)}")
+        return app._("{kind} · Influence {influence} · Feed {feed} · Drain +{drain} · drained "
+                     "{drained}", kind=kind_name(app, entry.kind), influence=_v(entry.influence),
+                     feed=_v(entry.feed), drain=_v(entry.drain_blood),
+                     drained=_v(entry.drained_influence))
     if isinstance(entry, RelicEntry):
-        return f"Influence {_v(entry.influence)}"
+        return app._("Influence {influence}", influence=_v(entry.influence))
     assert isinstance(entry, LocationCardEntry)
-    return entry.text or "Location card"
+    return entry.text or app._("Location card")
 
 
 def card_row(app: AppState, section: str, entry: object) -> ft.Control:
     """One card: id and name, values, and what is still unknown (tap to edit)."""
-    gaps = missing(entry)
+    gaps = missing(app, entry)
     cut = getattr(entry, "partial_name", None)
-    name = getattr(entry, "name", None) or (f"{cut} (complete the name)" if cut
-                                            else "name unknown")
-    line = details(entry) + (f"\nUnknown: {', '.join(gaps)}" if gaps else "")
+    name = getattr(entry, "name", None) or (app._("{name} (complete the name)", name=cut) if cut
+                                            else app._("name unknown"))
+    line = details(app, entry)
+    if gaps:
+        line += "\n" + app._("Unknown: {values}", values=", ".join(gaps))
     card_id = str(getattr(entry, "id", "?"))
     return tap_row(f"{card_id} · {name}", lambda e: start_edit(app, section, entry),
                    f"card-{card_id}", detail=line, title_color=UNKNOWN if gaps else TEXT)
@@ -96,14 +106,15 @@ def _list(app: AppState, d: dict) -> list[ft.Control]:
         entries: list = clan_cards(cat, d["clan"])
     else:
         entries = list(getattr(cat, tab))
-    unknown = sum(1 for e in entries if missing(e))
-    out.append(text(f"{len(entries)} card(s); {unknown} with values still unknown (shown in "
-                    "pink). Tap a card to enter what is printed on it.", 15, color=MUTED,
-                    ident_="cat-count"))
+    unknown = sum(1 for e in entries if missing(app, e))
+    out.append(text(app.n_("{n} card; {unknown} with values still unknown (shown in pink). Tap "
+                           "a card to enter what is printed on it.",
+                           "{n} card(s); {unknown} with values still unknown (shown in pink). "
+                           "Tap a card to enter what is printed on it.", len(entries),
+                           unknown=unknown), 15, color=MUTED, ident_="cat-count"))
     out += [card_row(app, tab, e) for e in entries]
-    if tab != "clan_cards":
-        what = {"allies": "an Ally", "relics": "a Relic", "location_cards": "a Location card"}
-        out.append(button(f"Add {what[tab]}",
+    if tab in ADD:
+        out.append(button(app._(ADD[tab]),
                           lambda e: start_edit(app, tab, None), primary=False,
                           ident_="cat-new", icon=ft.Icons.ADD))
     return out
@@ -112,7 +123,7 @@ def _list(app: AppState, d: dict) -> list[ft.Control]:
 def catalogue_view(app: AppState) -> list[ft.Control]:
     """Tabs; then the editor, the list of cards, or the share panel."""
     d = _draft(app)
-    tabs = wrap(*[button(label, lambda e, t=tab: on_tab_pick(app, t), primary=False,
+    tabs = wrap(*[button(app._(label), lambda e, t=tab: on_tab_pick(app, t), primary=False,
                          selected=d["tab"] == tab, ident_=f"cat-tab-{tab}")
                   for tab, label in TABS], spacing=6)
     if "card" in app.drafts:
@@ -121,4 +132,4 @@ def catalogue_view(app: AppState) -> list[ft.Control]:
         body = share_panel(app)
     else:
         body = _list(app, d)
-    return frame(app, "Cards", [tabs, *body], subtitle="Card catalogue")
+    return frame(app, app._("Cards"), [tabs, *body], subtitle=app._("Card catalogue"))

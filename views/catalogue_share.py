@@ -9,8 +9,16 @@ from views.card_editor import plain_error
 from views.state import AppState
 from views.theme import GOLD, MUTED, button, card, heading, ident, text
 
-COUNT_NAMES = {"clan_cards": "clan card(s)", "allies": "Ally card(s)", "relics": "Relic(s)",
-               "location_cards": "Location card(s)"}
+
+def count_text(app: AppState, section: str, n: int) -> str:
+    """'2 Ally cards', '1 Relic(s)': how many cards of a section were imported."""
+    if section == "clan_cards":
+        return app.n_("{n} clan card", "{n} clan cards", n)
+    if section == "allies":
+        return app.n_("{n} Ally card", "{n} Ally cards", n)
+    if section == "relics":
+        return app.n_("{n} Relic(s)", "{n} Relics", n)
+    return app.n_("{n} Location card", "{n} Location cards", n)
 
 
 def export_text(app: AppState) -> str:
@@ -27,24 +35,26 @@ def on_import_click(app: AppState) -> None:
     """Merge the pasted document; a refusal names the card and field, and saves nothing."""
     raw = str(app.draft("import").get("text") or "").strip()
     if not raw:
-        app.fail("Not imported: paste a catalogue document (JSON) into the box first.")
+        app.fail(app._("Not imported: paste a catalogue document (JSON) into the box first."))
         return
     try:
         doc = json.loads(raw)
     except json.JSONDecodeError as err:
-        app.fail(f"Not imported: this is not JSON ({err.msg}, line {err.lineno}, column "
-                 f"{err.colno}).")
+        app.fail(app._("Not imported: this is not JSON ({error}, line {line}, column "
+                       "{column}).", error=err.msg, line=err.lineno, column=err.colno))
         return
     try:
         app.import_catalogue(doc)
     except CatalogueError as err:
-        app.fail(f"Not imported: {plain_error(str(err))}. Nothing was changed.")
+        app.fail(app._("Not imported: {why}. Nothing was changed.",
+                       why=plain_error(app, str(err))))
         return
-    counts = [f"{len(doc.get(s) or [])} {COUNT_NAMES[s]}" for s in SECTIONS
+    counts = [count_text(app, s, len(doc.get(s) or [])) for s in SECTIONS
               if isinstance(doc, dict) and doc.get(s)]
     app.drafts.pop("import", None)
     app.error = None
-    app.notice = [f"Imported: {', '.join(counts) or 'nothing new'}."]
+    app.notice = [app._("Imported: {counts}.", counts=", ".join(counts)) if counts
+                  else app._("Imported: nothing new.")]
     app.render()
 
 
@@ -57,24 +67,25 @@ def share_panel(app: AppState) -> list[ft.Control]:
 
     export_box = ft.TextField(value=doc, multiline=True, read_only=True, min_lines=4,
                               max_lines=12, text_size=14, border_color="#6b4a4f",
-                              label="Your catalogue (JSON)", label_style=ft.TextStyle(
+                              label=app._("Your catalogue (JSON)"), label_style=ft.TextStyle(
                                   color=MUTED))
     import_box = ft.TextField(value=str(app.draft("import").get("text") or ""), multiline=True,
                               min_lines=4, max_lines=10, text_size=14, border_color="#6b4a4f",
-                              focused_border_color=GOLD, label="Paste a catalogue (JSON)",
+                              focused_border_color=GOLD,
+                              label=app._("Paste a catalogue (JSON)"),
                               label_style=ft.TextStyle(color=MUTED))
     import_box.on_change = lambda e: on_import_change(app, import_box.value or "")
     return [
-        card(heading("Export", 19),
-             text("Everything you entered from your cards, to share with another group or "
-                  "keep as a copy.", 15, color=MUTED),
+        card(heading(app._("Export"), 19),
+             text(app._("Everything you entered from your cards, to share with another group or "
+                        "keep as a copy."), 15, color=MUTED),
              ident("export-json", export_box),
-             button("Copy to the clipboard", on_export_copy, primary=False,
+             button(app._("Copy to the clipboard"), on_export_copy, primary=False,
                     ident_="export-copy", icon=ft.Icons.COPY)),
-        card(heading("Import", 19),
-             text("Cards in the pasted document are added to yours; values it gives replace "
-                  "yours card by card.", 15, color=MUTED),
+        card(heading(app._("Import"), 19),
+             text(app._("Cards in the pasted document are added to yours; values it gives "
+                        "replace yours card by card."), 15, color=MUTED),
              ident("import-json", import_box),
-             button("Import", lambda e: on_import_click(app), ident_="import-ok",
+             button(app._("Import"), lambda e: on_import_click(app), ident_="import-ok",
                     disabled=app.read_only)),
     ]

@@ -21,7 +21,7 @@ def confirm_dialog(app: AppState) -> ft.AlertDialog:
         title=ident("confirm-title", ft.Text(q.title, size=20, color=GOLD,
                                              weight=ft.FontWeight.BOLD)),
         content=ident("confirm-text", ft.Text(q.text, size=17, color=TEXT)),
-        actions=[button("Cancel", lambda e: on_confirm(app, False), primary=False,
+        actions=[button(app._("Cancel"), lambda e: on_confirm(app, False), primary=False,
                         ident_="confirm-no"),
                  button(q.yes, lambda e: on_confirm(app, True), ident_="confirm-yes")],
         actions_alignment=ft.MainAxisAlignment.END)

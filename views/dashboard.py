@@ -4,6 +4,7 @@ import flet as ft
 
 from companion.rules.legal import Legal
 from companion.rules.queries import turn_order
+from companion.story.narrator_parts import card_ref
 from models.state import GameState, PlayerState
 from views.effects import effect_form, effect_inputs
 from views.locations_panel import locations_panel
@@ -22,9 +23,11 @@ def on_relic_use(app: AppState, seat: int, card: str | None = None) -> None:
     """Flip a player's Relic once it is confirmed: it can be used once a game (§13); `card`:
     the drained card the restoring Relic makes active."""
     p = app.game.state.players[seat]
-    relic = p.relic.name if p.relic else "their Relic"
-    app.ask(f"Use {p.name}'s Relic?", f"{relic} can be used once a game; it is flipped now "
-            "and cannot be used again (Undo takes it back).", "Use the Relic",
+    said = app._("{relic} can be used once a game; it is flipped now and cannot be used again "
+                 "(Undo takes it back).", relic=card_ref(p.relic.id, p.relic.name)) if p.relic \
+        else app._("their Relic can be used once a game; it is flipped now and cannot be used "
+                   "again (Undo takes it back).")
+    app.ask(app._("Use {name}'s Relic?", name=p.name), said, app._("Use the Relic"),
             lambda: app.play({"type": "use_relic", "player": seat, "card": card}))
 
 
@@ -34,10 +37,10 @@ def _relic_buttons(app: AppState, p: PlayerState, seat: int, legal: Legal) -> li
         return []
     cards = legal.relic_cards.get(seat)
     if not cards:
-        return [button("Use the Relic", lambda e: on_relic_use(app, seat), primary=False,
-                       ident_=f"relic-use-{seat}")]
-    names = {c.uid: c.card.name for c in p.alliance}
-    return [button(f"Use the Relic: {names[uid]} active again",
+        return [button(app._("Use the Relic"), lambda e: on_relic_use(app, seat),
+                       primary=False, ident_=f"relic-use-{seat}")]
+    names = {c.uid: card_ref(c.card.id, c.card.name) for c in p.alliance}
+    return [button(app._("Use the Relic: {card} active again", card=names[uid]),
                    lambda e, uid=uid: on_relic_use(app, seat, uid), primary=False,
                    ident_=f"relic-use-{seat}-{uid}") for uid in cards]
 
@@ -47,13 +50,13 @@ def player_panel(app: AppState, state: GameState, seat: int, p: PlayerState,
     """One player's numbers and Alliance (`legal`: the open game's legal actions, for its
     buttons; None when reviewing or on the board; `ids`: the numbers carry their stable ids,
     left off on the board beside a form)."""
-    tags = [p.clan or "no clan yet"]
+    tags = [p.clan or app._("no clan yet")]
     if p.team:
         tags.append(p.team)
     if state.ambition == seat:
-        tags.append("Ambition")
+        tags.append(app._("Ambition"))
     if p.eliminated:
-        tags.append("OUT")
+        tags.append(app._("OUT"))
 
     def stat(label: str, value: int, color: str, name: str) -> ft.Control:
         if not ids:
@@ -62,20 +65,22 @@ def player_panel(app: AppState, state: GameState, seat: int, p: PlayerState,
         return app.memo(key, value, lambda: _stat(label, value, color, key))
 
     stats = ft.Row([
-        stat("Blood", p.blood, "#ff5a6e", "blood"),
-        stat("Influence", p.influence, GOLD, "infl"),
-        stat("Diablerie up", p.diablerie_up, TEXT, "dia-up"),
-        stat("down", p.diablerie_down, MUTED, "dia-down"),
+        stat(app._("Blood"), p.blood, "#ff5a6e", "blood"),
+        stat(app._("Influence"), p.influence, GOLD, "infl"),
+        stat(app._("Diablerie up"), p.diablerie_up, TEXT, "dia-up"),
+        stat(app._("down"), p.diablerie_down, MUTED, "dia-down"),
     ], alignment=ft.MainAxisAlignment.SPACE_AROUND)
     alliance = []
     for c in p.alliance:
         a = c.card
+        name = card_ref(a.id, a.name)
         if c.drained:
-            alliance.append(text(f"Drained: {a.name} — worth {a.drained_influence} Inf", 15,
-                                 color=MUTED))
+            alliance.append(text(app._("Drained: {card} — worth {n} Inf", card=name,
+                                       n=a.drained_influence), 15, color=MUTED))
         else:
-            alliance.append(text(f"Active: {a.name} — {a.influence} Inf, Feed {a.feed}, "
-                                 f"Drain +{a.drain_blood}", 15))
+            alliance.append(text(app._("Active: {card} — {n} Inf, Feed {feed}, Drain +{drain}",
+                                       card=name, n=a.influence, feed=a.feed,
+                                       drain=a.drain_blood), 15))
     label = " · ".join(tags)
 
     def name_row() -> ft.Control:
@@ -85,9 +90,11 @@ def player_panel(app: AppState, state: GameState, seat: int, p: PlayerState,
         app.memo(f"name-{seat}", (p.name, label), name_row) if ids else name_row(),
         stats, *alliance]
     if p.relic:
-        state_txt = "used" if p.relic_used else "unused"
-        parts.append(text(f"Relic: {p.relic.name} ({p.relic.influence} Inf, {state_txt})", 15,
-                          color=GOLD))
+        relic = card_ref(p.relic.id, p.relic.name)
+        said = app._("Relic: {card} ({n} Inf, used)", card=relic, n=p.relic.influence) \
+            if p.relic_used else \
+            app._("Relic: {card} ({n} Inf, unused)", card=relic, n=p.relic.influence)
+        parts.append(text(said, 15, color=GOLD))
         if legal is not None:
             parts += _relic_buttons(app, p, seat, legal)
     return card(*parts, color=SURFACE, ident_=f"player-{seat}" if ids else None)
@@ -99,10 +106,12 @@ def dashboard_view(app: AppState, state: GameState | None = None) -> list[ft.Con
     s = app.game.state if state is None else state
     order = turn_order(s)
     names = " · ".join(f"{k}. {s.players[p].name}" for k, p in enumerate(order, start=1))
-    holder = s.players[s.ambition].name if s.ambition is not None else "not chosen yet"
+    holder = s.players[s.ambition].name if s.ambition is not None else \
+        app._("not chosen yet")
     out: list[ft.Control] = [app.memo("order", (holder, names), lambda: card(
-        text(f"Ambition: {holder}", 18, bold=True, color=GOLD, ident_="ambition"),
-        text(f"Turn order: {names}", 16),
+        text(app._("Ambition: {holder}", holder=holder), 18, bold=True, color=GOLD,
+             ident_="ambition"),
+        text(app._("Turn order: {names}", names=names), 16),
         color="#241012"))]
     seats = order + [i for i in range(len(s.players)) if i not in order]
     legal = app.legal() if live else None
@@ -110,10 +119,10 @@ def dashboard_view(app: AppState, state: GameState | None = None) -> list[ft.Con
                        lambda seat=seat: _panel(app, s, seat, legal)) for seat in seats]
     out.append(ft.ResponsiveRow(panels, spacing=10, run_spacing=10))
     if s.round:
-        out.append(app.memo("locations-heading", None, lambda: heading("Locations", 18)))
+        out.append(app.memo("locations-heading", None, lambda: heading(app._("Locations"), 18)))
         names = tuple(p.name for p in s.players)
         out.append(app.memo("locations", (s.locations, names, tuple(order)), lambda: ft.Column(
-            locations_panel(s), spacing=12,
+            locations_panel(s, app=app), spacing=12,
             horizontal_alignment=ft.CrossAxisAlignment.STRETCH)))
     if legal is not None and s.phase not in ("setup", "game_over"):
         out += peek_panel(app, legal)
@@ -127,11 +136,11 @@ def board_view(app: AppState) -> list[ft.Control]:
     s = app.game.state
     order = turn_order(s)
     seats = order + [i for i in range(len(s.players)) if i not in order]
-    out: list[ft.Control] = [heading("The table", 20)]
+    out: list[ft.Control] = [heading(app._("The table"), 20)]
     out += [player_panel(app, s, seat, s.players[seat], ids=False)
             for seat in seats]
     if s.round:
-        out += locations_panel(s, compact=True, ids=False)
+        out += locations_panel(s, compact=True, ids=False, app=app)
     return out
 
 

@@ -39,9 +39,11 @@ def picker(app: AppState) -> ft.FilePicker:
     return app.file_picker
 
 
-def size_text(n: int) -> str:
-    """'171 KB', '11.8 MB'."""
-    return f"{n / 2**20:.1f} MB" if n >= 2**20 else f"{max(1, round(n / 1024))} KB"
+def size_text(app: AppState, n: int) -> str:
+    """'171 KB', '11.8 MB' (the number and the unit the device's language's way)."""
+    if n >= 2**20:
+        return app._("{size} MB", size=round(n / 2**20, 1))
+    return app._("{size} KB", size=max(1, round(n / 1024)))
 
 
 async def offer_file(app: AppState, name: str, data: bytes, ext: str
@@ -49,13 +51,14 @@ async def offer_file(app: AppState, name: str, data: bytes, ext: str
     """Offer a file to save; (what happened, None) or (None, why not)."""
     try:
         where = await picker(app).save_file(
-            dialog_title="Save", file_name=name, src_bytes=data,
+            dialog_title=app._("Save"), file_name=name, src_bytes=data,
             file_type=ft.FilePickerFileType.CUSTOM, allowed_extensions=[ext])
     except Exception as err:  # noqa: BLE001 - a platform without dialogs: say so, keep going
-        return None, f"Could not offer the file {name}: {err}"
+        return None, app._("Could not offer the file {name}: {error}", name=name, error=str(err))
     page = getattr(app.file_picker, "page", None)
+    size = size_text(app, len(data))
     if getattr(page, "web", True):
-        return f"Downloading {name} ({size_text(len(data))}).", None
+        return app._("Downloading {name} ({size}).", name=name, size=size), None
     if where:
-        return f"Saved {name} ({size_text(len(data))}) to {where}.", None
-    return "Not saved: the dialog was closed.", None
+        return app._("Saved {name} ({size}) to {where}.", name=name, size=size, where=where), None
+    return app._("Not saved: the dialog was closed."), None

@@ -140,28 +140,22 @@ def _title_bar(app: AppState, title: str, subtitle: str | None,
 
 
 def _prompt(app: AppState, words: str, size: int, opened: bool, width: float) -> ft.Control:
-    """What happens now: at most PROMPT_LINES lines, the rest a tap away (a screen reader
-    reads it whole)."""
-    lines = PROMPT_LINES
-    long = not _fits(words, width, size, lines)
-    folded = long and not opened
+    """What happens now: at most PROMPT_LINES lines (at any text size), a tap shows the rest
+    (a screen reader reads it whole). The arrow shows when it is longer than that at the
+    usual text size."""
+    long = not _fits(words, width, size, PROMPT_LINES)
     # (an ellipsis without a line limit would cut the text to one line)
-    shown = ft.Text(words, size=size, color=GOLD, weight=ft.FontWeight.BOLD,
-                    max_lines=lines if folded else None,
-                    overflow=ft.TextOverflow.ELLIPSIS if folded else ft.TextOverflow.CLIP)
-    body: ft.Control = ident("prompt", shown)
+    shown = ident("prompt", ft.Text(
+        words, size=size, color=GOLD, weight=ft.FontWeight.BOLD,
+        max_lines=None if opened else PROMPT_LINES,
+        overflow=ft.TextOverflow.CLIP if opened else ft.TextOverflow.ELLIPSIS))
+    body: ft.Control = shown
     if long:
-        body = ft.Container(
-            content=ft.Row([ft.Container(body, expand=True),
-                            ft.Icon(ft.Icons.EXPAND_LESS if opened else ft.Icons.EXPAND_MORE,
-                                    color=GOLD, size=22,
-                                    semantics_label="Show less" if opened else "Show all")],
-                           spacing=4, vertical_alignment=ft.CrossAxisAlignment.START),
-            on_click=lambda e: on_prompt_toggle(app), ink=True, border_radius=8,
-            padding=ft.Padding.symmetric(horizontal=6, vertical=2))
-    else:
-        body = ft.Container(body, padding=ft.Padding.symmetric(horizontal=6, vertical=2))
-    return body
+        arrow = ft.Icons.EXPAND_LESS if opened else ft.Icons.EXPAND_MORE
+        body = ft.Row([ft.Container(shown, expand=True), ft.Icon(arrow, color=GOLD, size=22)],
+                      spacing=4, vertical_alignment=ft.CrossAxisAlignment.START)
+    return ft.Container(content=body, on_click=lambda e: on_prompt_toggle(app), ink=True,
+                        border_radius=8, padding=ft.Padding.symmetric(horizontal=6, vertical=2))
 
 
 def on_back_click(app: AppState) -> None:
@@ -375,9 +369,9 @@ def _news_line(app: AppState, opened: bool, drained: bool) -> ft.Control:
             body.append(_more_link(app, rest))
         parts.append(ft.Container(ft.Column(body, spacing=3),
                                   padding=ft.Padding.only(left=10, right=10, bottom=8)))
-    return ident("notice", ft.Container(
-        content=ft.Column(parts, spacing=0), bgcolor=NEWS_BG, border=ft.Border.all(1, GOLD),
-        border_radius=10))
+    return ident("notice", ft.Container(  # a gold edge, no frame: one line is 44 px in all
+        content=ft.Column(parts, spacing=0), bgcolor=NEWS_BG, border_radius=10,
+        border=ft.Border.only(left=ft.BorderSide(4, GOLD))))
 
 
 def on_undo_click(app: AppState) -> None:
@@ -409,10 +403,10 @@ def undo_bar(app: AppState, mains: list[ft.Control] | None = None) -> ft.Control
     else:  # the buttons change only with what can be undone and the screen: kept till then
         inputs = (g.can_undo(), g.can_redo(), app.screen)
         row = app.memo("undo-buttons", inputs, lambda: ft.Row(
-            _undo_buttons(app, False), spacing=6, run_spacing=6, wrap=True,
+            _undo_buttons(app, False), spacing=4, run_spacing=4, wrap=True,
             alignment=ft.MainAxisAlignment.SPACE_BETWEEN))
     bar = ft.Container(content=row, bgcolor=SURFACE, expand=True,
-                       padding=ft.Padding.symmetric(horizontal=8, vertical=2))
+                       padding=ft.Padding.only(left=8, right=8, top=2))
     return ft.Row([bar], spacing=0, key="undo-bar")  # the whole width, its buttons spread
 
 
@@ -422,8 +416,10 @@ def _nav(label: str, icon: ft.IconData, handler, ident_: str, spoken: str, *,
     bar is beside the main button on a phone lying on its side."""
     b = button(label, handler, primary=False, selected=selected, ident_=ident_,
                icon=icon if expand and not selected else None, spoken=spoken, expand=expand)
-    if not expand:
-        b.content.style.padding = ft.Padding.symmetric(horizontal=12, vertical=12)
+    if not expand:  # four to a row: on a 320-px phone, and at 200 % text on a 390-px one
+        style = b.content.style
+        style.padding = ft.Padding.symmetric(horizontal=8, vertical=12.5)  # 44 px high
+        style.text_style = ft.TextStyle(size=SMALL, weight=ft.FontWeight.W_600)
     return b
 
 
@@ -450,8 +446,8 @@ def action_area(app: AppState, mains: list[ft.Control], below: bool) -> ft.Contr
     if not parts:
         return None
     return ident("pinned", ft.Container(
-        content=ft.Column(parts, spacing=4, horizontal_alignment=ft.CrossAxisAlignment.STRETCH),
-        bgcolor=BG, padding=ft.Padding.only(left=8, right=8, top=4, bottom=4),
+        content=ft.Column(parts, spacing=2, horizontal_alignment=ft.CrossAxisAlignment.STRETCH),
+        bgcolor=BG, padding=ft.Padding.only(left=8, right=8, top=2, bottom=2),
         border=ft.Border.only(top=ft.BorderSide(1, "#3a2327"))))
 
 

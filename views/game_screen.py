@@ -28,8 +28,8 @@ def place(app: AppState) -> str:
     starts at the top)."""
     s = app.game.state
     legal = app.legal()
-    opened = [app.drafts.get(k, {}).get("open") for k in ("ally-pick", "relic-pick",
-                                                          "loccard-pick")]
+    opened = [app.drafts.get(k, {}).get("open") or None  # (a form closed: as never opened)
+              for k in ("ally-pick", "relic-pick", "loccard-pick", "effect")]
     return "-".join(str(x) for x in (s.round, s.phase, s.location_index, s.step, legal.actor,
                                      legal.turn, s.awaiting, len(s.setup.relics_taken),
                                      *opened, _next_open(app)))

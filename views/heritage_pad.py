@@ -21,6 +21,7 @@ from companion.heritage.models import (
 )
 from companion.heritage.pad import GameResult, PlayerScore, next_round, score
 from companion.library.pad import PadGame
+from models.message import N_
 from views.frame import frame
 from views.pads import number_field, refusal, save, undo_row, unsaved_banner, whole
 from views.state import AppState
@@ -43,6 +44,17 @@ from views.theme import (
 REVIEW = "heritage-review"
 """Draft: the game ids shown for review (the result, no inputs); Home sets it as
 `<kind>-review`."""
+ARCHETYPE_WORDS = {"warlike": N_("warlike"), "scholarly": N_("scholarly"),
+                   "clandestine": N_("clandestine"), "wealthy": N_("wealthy")}
+"""The archetypes as their buttons say them (translated where shown)."""
+FIRST, SECOND = "the first attribute", "the second attribute"
+"""The Inquisition calculator's two attributes (its names for them)."""
+
+
+def _archetype(app: AppState, archetype: str) -> str:
+    """An archetype in the device's language."""
+    word = ARCHETYPE_WORDS.get(archetype)
+    return app._(word) if word else archetype
 
 
 # --- the draft of the entries -------------------------------------------------------------
@@ -79,7 +91,7 @@ def _draft(app: AppState, pad: PadGame) -> dict[str, Any]:
     return d
 
 
-def entries_from(game: HeritageGame, d: dict[str, Any]) -> list[dict[str, Any]]:
+def entries_from(app: AppState, game: HeritageGame, d: dict[str, Any]) -> list[dict[str, Any]]:
     """The end-of-game entries as typed.
 
     Raises:
@@ -90,24 +102,30 @@ def entries_from(game: HeritageGame, d: dict[str, Any]) -> list[dict[str, Any]]:
         p = d["players"][name]
         vampires = []
         for j, v in enumerate(p["vampires"]):
-            what = f"{name}, vampire {j + 1}"
-            vampires.append({"name": v["name"].strip(),
-                             "power": whole(v["power"], f"{what}, power"),
-                             "boons": whole(v["boons"], f"{what}, boons"),
-                             "infamy": whole(v["infamy"], f"{what}, infamy"),
-                             "torpor": v["torpor"], "clan_leader": v["leader"]})
+            n = j + 1
+            vampires.append({
+                "name": v["name"].strip(),
+                "power": whole(app, v["power"], app._("{name}, vampire {n}, power", name=name,
+                                                      n=n)),
+                "boons": whole(app, v["boons"], app._("{name}, vampire {n}, boons", name=name,
+                                                      n=n)),
+                "infamy": whole(app, v["infamy"], app._("{name}, vampire {n}, infamy",
+                                                        name=name, n=n)),
+                "torpor": v["torpor"], "clan_leader": v["leader"]})
         out.append({
             "player": name,
-            "battleground_vp": {b: whole(p["vp"].get(b), f"{name}, {b} VP", least=None)
-                                for b in game.setup.battlegrounds},
+            "battleground_vp": {b: whole(app, p["vp"].get(b), app._(
+                "{name}, {battleground} VP", name=name, battleground=b), least=None)
+                for b in game.setup.battlegrounds},
             "bloodline": vampires,
             "missions_claimed": [m for m in game.setup.missions if m in p["missions"]],
-            "mission_power": whole(p["mission_power"], f"{name}, mission power"),
+            "mission_power": whole(app, p["mission_power"],
+                                   app._("{name}, mission power", name=name)),
         })
     return out
 
 
-def checked(doc: dict[str, Any]) -> tuple[HeritageGame, GameResult, list[str]]:
+def checked(app: AppState, doc: dict[str, Any]) -> tuple[HeritageGame, GameResult, list[str]]:
     """A pad document checked and scored; a primogen draw the new entries no longer need is
     taken off (and said so).
 
@@ -121,8 +139,8 @@ def checked(doc: dict[str, Any]) -> tuple[HeritageGame, GameResult, list[str]]:
         if err.key not in ("primogen_not_needed", "primogen_players"):
             raise
     game = game.model_copy(update={"primogen_draw": None})
-    return game, score(game), ["The primogen draw was taken off: the tie it settled is gone "
-                               "(§H6)."]
+    return game, score(game), [app._("The primogen draw was taken off: the tie it settled is "
+                                     "gone (§H6).")]
 
 
 # --- handlers -----------------------------------------------------------------------------
@@ -133,14 +151,14 @@ def on_save_click(app: AppState, pad: PadGame) -> None:
     d = _draft(app, pad)
     game = HeritageGame.model_validate(pad.doc)
     try:
-        new, result, lines = checked({**pad.doc, "entries": entries_from(game, d)})
+        new, result, lines = checked(app, {**pad.doc, "entries": entries_from(app, game, d)})
     except (ValidationError, ValueError) as err:
-        app.fail(f"Not saved: {refusal(err)}")
+        app.fail(app._("Not saved: {reason}", reason=refusal(app, err)))
         return
     doc = new.model_dump(mode="json")
     if doc == pad.doc:
         app.error = None
-        app.say(["Nothing to save: the pad already holds these entries."])
+        app.say([app._("Nothing to save: the pad already holds these entries.")])
         app.render()
         return
     save(app, doc, [result.summary, *lines])
@@ -154,18 +172,21 @@ def on_round_click(app: AppState, pad: PadGame, last: bool) -> None:
     try:
         n = rounds if last else next_round(len(game.setup.players), played)
     except HeritageError as err:
-        app.fail(f"Not counted: {err}")
+        app.fail(app._("Not counted: {reason}", reason=str(err)))
         return
     if last and played >= rounds:
-        app.fail(f"Not counted: §H3: all {rounds} rounds are finished already.")
+        app.fail(app.n_("Not counted: §H3: all {n} round is finished already.",
+                        "Not counted: §H3: all {n} rounds are finished already.", rounds))
         return
     try:
-        new, result, lines = checked({**pad.doc, "rounds_played": n})
+        new, result, lines = checked(app, {**pad.doc, "rounds_played": n})
     except (ValidationError, ValueError) as err:
-        app.fail(f"Not counted: {refusal(err)}")
+        app.fail(app._("Not counted: {reason}", reason=refusal(app, err)))
         return
-    said = (f"Round {n} of {rounds} finished." if n < rounds else
-            f"All {rounds} rounds finished: the game is over (§H3). {result.summary}")
+    said = app._("Round {n} of {total} finished.", n=n, total=rounds) if n < rounds else \
+        app.n_("All {n} round finished: the game is over (§H3). {summary}",
+               "All {n} rounds finished: the game is over (§H3). {summary}", rounds,
+               summary=result.summary)
     save(app, new.model_dump(mode="json"), [said, *lines])
 
 
@@ -224,18 +245,18 @@ def on_draw_save(app: AppState, pad: PadGame, tied: list[str]) -> None:
     d = _draft(app, pad)
     missing = [p for p in tied if p not in d["declared"]]
     if missing:
-        app.fail(f"Not saved: primogen draw: {', '.join(missing)} declared no archetype yet "
-                 "(§H6).")
+        app.fail(app._("Not saved: primogen draw: {names} declared no archetype yet (§H6).",
+                       names=", ".join(missing)))
         return
     if d["drawn"] is None:
-        app.fail("Not saved: primogen draw: tap the archetype that came up first (§H6).")
+        app.fail(app._("Not saved: primogen draw: tap the archetype that came up first (§H6)."))
         return
     try:
         draw = PrimogenDraw(declared={p: d["declared"][p] for p in tied}, drawn=d["drawn"])
         doc = {**pad.doc, "primogen_draw": draw.model_dump(mode="json")}
         result = score(HeritageGame.model_validate(doc))
     except (ValidationError, ValueError) as err:
-        app.fail(f"Not saved: {refusal(err)}")
+        app.fail(app._("Not saved: {reason}", reason=refusal(app, err)))
         return
     save(app, doc, [result.summary])
 
@@ -255,15 +276,18 @@ def on_inquisition_click(app: AppState) -> None:
     """The Inquisition: fewer face-up tokens wins; equal counts, nobody (§H8.3)."""
     c = app.draft("heritage-calc")
     try:
-        first = whole(c.get("inq_a"), "Face-up tokens, first attribute")
-        second = whole(c.get("inq_b"), "Face-up tokens, second attribute")
-        out = inquisition({"the first attribute": first, "the second attribute": second}, {})
+        first = whole(app, c.get("inq_a"), app._("Face-up tokens, first attribute"))
+        second = whole(app, c.get("inq_b"), app._("Face-up tokens, second attribute"))
+        out = inquisition({FIRST: first, SECOND: second}, {})
     except ValueError as err:
-        c["inq"] = f"Refused: {err}"
+        c["inq"] = app._("Refused: {reason}", reason=str(err))
     else:
-        c["inq"] = (f"{out.winners[0][:1].upper()}{out.winners[0][1:]} wins: each of its "
-                    f"vampires scores 1 VP (§H8.3)." if out.winners else
-                    "Equal counts: nobody wins The Inquisition (§H8.3).")
+        winner = out.winners[0] if out.winners else None
+        c["inq"] = app._("The first attribute wins: each of its vampires scores 1 VP "
+                         "(§H8.3).") if winner == FIRST else \
+            app._("The second attribute wins: each of its vampires scores 1 VP "
+                  "(§H8.3).") if winner == SECOND else \
+            app._("Equal counts: nobody wins The Inquisition (§H8.3).")
     app.render()
 
 
@@ -273,16 +297,18 @@ def on_sabbat_click(app: AppState, players: int) -> None:
     try:
         pool = sabbat_wars_allegiances(players)
         out = sabbat_wars({str(i): a for i, a in enumerate(pool)},
-                          whole(c.get("sab_cam"), "Regions held by the Camarilla"),
-                          whole(c.get("sab_sab"), "Regions held by the Sabbat"))
+                          whole(app, c.get("sab_cam"), app._("Regions held by the Camarilla")),
+                          whole(app, c.get("sab_sab"), app._("Regions held by the Sabbat")))
     except ValueError as err:
-        c["sab"] = f"Refused: {err}"
+        c["sab"] = app._("Refused: {reason}", reason=str(err))
     else:
         winner = out.winners[0]
-        c["sab"] = (f"{winner} wins: each player holding {winner} scores 9 VP (§H8.4)."
-                    if winner in pool else
-                    f"{winner} wins, and nobody holds {winner} with {players} players: "
-                    "nobody scores here (§H8.4).")
+        c["sab"] = app._("{winner} wins: each player holding {winner} scores 9 VP (§H8.4).",
+                         winner=winner) if winner in pool else \
+            app.n_("{winner} wins, and nobody holds {winner} with {n} player: nobody scores "
+                   "here (§H8.4).",
+                   "{winner} wins, and nobody holds {winner} with {n} players: nobody scores "
+                   "here (§H8.4).", players, winner=winner)
     app.render()
 
 
@@ -293,71 +319,86 @@ def _rounds(app: AppState, pad: PadGame, game: HeritageGame, review: bool) -> ft
     total = game.setup.rounds
     played = total if game.rounds_played is None else game.rounds_played
     over = played >= total
-    said = (f"All {total} rounds finished: the game is over (§H3)." if over else
-            f"Rounds finished: {played} of {total}" + (" (none yet)." if not played else "."))
+    said = app.n_("All {n} round finished: the game is over (§H3).",
+                  "All {n} rounds finished: the game is over (§H3).", total) if over else \
+        app._("Rounds finished: {played} of {total}.", played=played, total=total) if played \
+        else app._("Rounds finished: 0 of {total} (none yet).", total=total)
     parts: list[ft.Control] = [text(said, 18, bold=True, ident_="her-rounds")]
     if not review and not over:
-        buttons = [button(f"Round {played + 1} done", lambda e: on_round_click(app, pad, False),
+        buttons = [button(app._("Round {n} done", n=played + 1),
+                          lambda e: on_round_click(app, pad, False),
                           primary=False, expand=True, ident_="her-round-plus")]
         if played + 1 < total:
-            buttons.append(button("Last round done", lambda e: on_round_click(app, pad, True),
+            buttons.append(button(app._("Last round done"),
+                                  lambda e: on_round_click(app, pad, True),
                                   primary=False, expand=True, ident_="her-round-last"))
         parts.append(ft.Row(buttons, spacing=6))
     return card(*parts)
 
 
-def _breakdown(s: PlayerScore) -> str:
+def _breakdown(app: AppState, s: PlayerScore) -> str:
     """Where a total comes from (the terms that are not 0)."""
-    parts = [f"{s.battlegrounds} from battlegrounds"]
-    parts += [f"{sign}{n} {what}" for sign, n, what in (
-        ("+", s.power, "power"), ("+", s.boons, "boons"), ("-", s.infamy, "infamy"),
-        ("+", s.mission_power, "mission power")) if n]
-    torpor = f"; {s.in_torpor} in torpor (0 VP)" if s.in_torpor else ""
-    return ", ".join(parts) + torpor
+    parts = [app._("{n} from battlegrounds", n=s.battlegrounds)]
+    if s.power:
+        parts.append(app._("+{n} power", n=s.power))
+    if s.boons:
+        parts.append(app._("+{n} boons", n=s.boons))
+    if s.infamy:
+        parts.append(app._("-{n} infamy", n=s.infamy))
+    if s.mission_power:
+        parts.append(app._("+{n} mission power", n=s.mission_power))
+    said = ", ".join(parts)
+    if s.in_torpor:
+        return app._("{breakdown}; {n} in torpor (0 VP)", breakdown=said, n=s.in_torpor)
+    return said
 
 
-def outcome_words(result: GameResult) -> str:
+def outcome_words(app: AppState, result: GameResult) -> str:
     """The result's headline: who wins, or what still decides it."""
     if result.winner and result.finished:
-        return f"{result.winner} wins"
+        return app._("{name} wins", name=result.winner)
     if result.needs_draw:
-        return "Tied: the primogen draw decides"
-    return "Not over yet: totals so far"
+        return app._("Tied: the primogen draw decides")
+    return app._("Not over yet: totals so far")
 
 
-def _result(result: GameResult) -> ft.Control:
+def _result(app: AppState, result: GameResult) -> ft.Control:
     rows: list[ft.Control] = [
-        text(outcome_words(result), 24, bold=True, color=GOLD, ident_="her-outcome"),
+        text(outcome_words(app, result), 24, bold=True, color=GOLD, ident_="her-outcome"),
         text(result.summary, 16, color=MUTED, ident_="her-summary"),
     ]
     for k, s in enumerate(result.scores):
-        missions = f"{s.missions_claimed} mission{'s' if s.missions_claimed != 1 else ''}"
         rows.append(ident(f"her-rank-{k}", ft.Column([
-            text(f"{s.rank}. {s.player} ({s.clan}): {s.total} VP, {missions} claimed", 17,
-                 bold=True),
-            text(_breakdown(s), SMALL, color=MUTED)], spacing=0)))
+            text(app.n_("{rank}. {player} ({clan}): {total} VP, {n} mission claimed",
+                        "{rank}. {player} ({clan}): {total} VP, {n} missions claimed",
+                        s.missions_claimed, rank=s.rank, player=s.player, clan=s.clan,
+                        total=s.total), 17, bold=True),
+            text(_breakdown(app, s), SMALL, color=MUTED)], spacing=0)))
     if result.vanquished:
-        rows.append(text(f"Vanquished: {result.vanquished}", 16, color=MUTED))
-    return card(heading("Result", 19), *rows, ident_="her-result")
+        rows.append(text(app._("Vanquished: {names}", names=result.vanquished), 16,
+                         color=MUTED))
+    return card(heading(app._("Result"), 19), *rows, ident_="her-result")
 
 
 def _draw(app: AppState, pad: PadGame, tied: list[str]) -> ft.Control:
     d = _draft(app, pad)
     rows: list[ft.Control] = [
-        heading("Primogen draw", 19),
-        text("Each tied player declares a different archetype; the character deck is turned "
-             "over until a declared one shows (§H6). Enter what happened.", 16, color=MUTED),
+        heading(app._("Primogen draw"), 19),
+        text(app._("Each tied player declares a different archetype; the character deck is "
+                   "turned over until a declared one shows (§H6). Enter what happened."), 16,
+             color=MUTED),
     ]
     for i, player in enumerate(tied):
-        rows += [text(f"{player} declared", 16, bold=True),
-                 wrap(*[button(a, lambda e, p=player, a=a: on_declare_pick(app, pad, p, a),
+        rows += [text(app._("{name} declared", name=player), 16, bold=True),
+                 wrap(*[button(_archetype(app, a),
+                               lambda e, p=player, a=a: on_declare_pick(app, pad, p, a),
                                primary=False, selected=d["declared"].get(player) == a,
                                ident_=f"her-declare-{i}-{a}") for a in ARCHETYPES], spacing=6)]
-    rows += [text("Came up first", 16, bold=True),
-             wrap(*[button(a, lambda e, a=a: on_drawn_pick(app, pad, a), primary=False,
-                           selected=d["drawn"] == a, ident_=f"her-drawn-{a}")
+    rows += [text(app._("Came up first"), 16, bold=True),
+             wrap(*[button(_archetype(app, a), lambda e, a=a: on_drawn_pick(app, pad, a),
+                           primary=False, selected=d["drawn"] == a, ident_=f"her-drawn-{a}")
                     for a in ARCHETYPES], spacing=6),
-             button("Save the draw", lambda e: on_draw_save(app, pad, tied),
+             button(app._("Save the draw"), lambda e: on_draw_save(app, pad, tied),
                     ident_="her-draw-save")]
     return card(*rows, color="#241012", ident_="her-draw")
 
@@ -369,20 +410,20 @@ def _vampire(app: AppState, pad: PadGame, player: str, i: int, j: int,
     def change(key: str):
         return lambda value: on_vampire_change(app, pad, player, j, key, value)
 
-    name = field(f"Vampire {j + 1} (name optional)", v["name"], change("name"),
+    name = field(app._("Vampire {n} (name optional)", n=j + 1), v["name"], change("name"),
                  ident_=f"{pre}-name", expand=True)
     remove = ident(f"{pre}-remove", ft.IconButton(
-        icon=ft.Icons.CLOSE, tooltip=f"Remove vampire {j + 1}", width=48, height=48,
-        on_click=lambda e: on_vampire_remove(app, pad, player, j)))
+        icon=ft.Icons.CLOSE, tooltip=app._("Remove vampire {n}", n=j + 1), width=48,
+        height=48, on_click=lambda e: on_vampire_remove(app, pad, player, j)))
     numbers = ft.Row([number_field(label, v[key], change(key), f"{pre}-{key}")
-                      for key, label in (("power", "Power"), ("boons", "Boons"),
-                                         ("infamy", "Infamy"))], spacing=6)
+                      for key, label in (("power", app._("Power")), ("boons", app._("Boons")),
+                                         ("infamy", app._("Infamy")))], spacing=6)
     switches = ft.Row([
-        button("In torpor", lambda e: on_vampire_change(app, pad, player, j, "torpor",
-                                                        not v["torpor"], True),
+        button(app._("In torpor"), lambda e: on_vampire_change(app, pad, player, j, "torpor",
+                                                               not v["torpor"], True),
                primary=False, selected=v["torpor"], expand=True, ident_=f"{pre}-torpor"),
-        button("Clan leader", lambda e: on_vampire_change(app, pad, player, j, "leader",
-                                                          not v["leader"], True),
+        button(app._("Clan leader"), lambda e: on_vampire_change(app, pad, player, j, "leader",
+                                                                 not v["leader"], True),
                primary=False, selected=v["leader"], expand=True, ident_=f"{pre}-leader"),
     ], spacing=6)
     return ft.Container(content=ft.Column([ft.Row([name, remove], spacing=4), numbers,
@@ -395,25 +436,26 @@ def _player(app: AppState, pad: PadGame, game: HeritageGame, i: int) -> ft.Contr
     p = _draft(app, pad)["players"][seat.name]
     rows: list[ft.Control] = [
         heading(f"{seat.name} ({seat.clan})", 19),
-        text("VP from each battleground (may be negative):", SMALL, color=MUTED),
-        *[number_field(f"{b} VP", p["vp"].get(b, ""),
+        text(app._("VP from each battleground (may be negative):"), SMALL, color=MUTED),
+        *[number_field(app._("{battleground} VP", battleground=b), p["vp"].get(b, ""),
                        lambda v, b=b: on_vp_change(app, pad, seat.name, b, v),
                        f"her-{i}-vp-{k}", signed=True)
           for k, b in enumerate(game.setup.battlegrounds)],
-        text("Bloodline: +1 VP per power and boon, -1 per infamy; a vampire in torpor counts "
-             "nothing (§H4).", SMALL, color=MUTED),
+        text(app._("Bloodline: +1 VP per power and boon, -1 per infamy; a vampire in torpor "
+                   "counts nothing (§H4)."), SMALL, color=MUTED),
         *[_vampire(app, pad, seat.name, i, j, v) for j, v in enumerate(p["vampires"])],
-        button("Add a vampire", lambda e: on_vampire_add(app, pad, seat.name), primary=False,
-               icon=ft.Icons.ADD, ident_=f"her-{i}-add-vampire"),
+        button(app._("Add a vampire"), lambda e: on_vampire_add(app, pad, seat.name),
+               primary=False, icon=ft.Icons.ADD, ident_=f"her-{i}-add-vampire"),
     ]
     if game.setup.missions:
-        rows += [text("Missions claimed (fewer wins a tie on VP, §H5):", SMALL, color=MUTED),
+        rows += [text(app._("Missions claimed (fewer wins a tie on VP, §H5):"), SMALL,
+                      color=MUTED),
                  wrap(*[button(m, lambda e, m=m: on_mission_toggle(app, pad, seat.name, m),
                                primary=False, selected=m in p["missions"],
                                ident_=f"her-{i}-mission-{k}")
                         for k, m in enumerate(game.setup.missions)], spacing=6)]
         if not game.setup.chronicle:
-            rows.append(number_field("Power from claimed missions", p["mission_power"],
+            rows.append(number_field(app._("Power from claimed missions"), p["mission_power"],
                                      lambda v: on_mission_power_change(app, pad, seat.name, v),
                                      f"her-{i}-mission-power"))
     return card(*rows, ident_=f"her-player-{i}")
@@ -425,44 +467,49 @@ def _calculators(app: AppState, game: HeritageGame) -> list[ft.Control]:
     out: list[ft.Control] = []
     if INQUISITION in game.setup.battlegrounds:
         out.append(card(
-            heading("The Inquisition: who wins?", 18),
-            text("Count the face-up clan politics tokens of its two attributes (§H8.3).",
+            heading(app._("The Inquisition: who wins?"), 18),
+            text(app._("Count the face-up clan politics tokens of its two attributes (§H8.3)."),
                  SMALL, color=MUTED),
-            ft.Row([number_field("First attribute", c.get("inq_a", ""),
+            ft.Row([number_field(app._("First attribute"), c.get("inq_a", ""),
                                  lambda v: on_calc_change(app, "inq_a", v), "her-inq-a"),
-                    number_field("Second attribute", c.get("inq_b", ""),
+                    number_field(app._("Second attribute"), c.get("inq_b", ""),
                                  lambda v: on_calc_change(app, "inq_b", v), "her-inq-b")],
                    spacing=6),
-            button("Compare", lambda e: on_inquisition_click(app), primary=False,
+            button(app._("Compare"), lambda e: on_inquisition_click(app), primary=False,
                    ident_="her-inq-go"),
             *([text(c["inq"], 16, ident_="her-inq-result")] if c.get("inq") else [])))
     if SABBAT_WARS in game.setup.battlegrounds:
         n = len(game.setup.players)
         out.append(card(
-            heading("Sabbat Wars: who wins?", 18),
-            text(f"With {n} players deal these allegiances at random: "
-                 f"{', '.join(sabbat_wars_allegiances(n))} (§H8.4).", 16,
+            heading(app._("Sabbat Wars: who wins?"), 18),
+            text(app.n_("With {n} player deal these allegiances at random: {allegiances} "
+                        "(§H8.4).",
+                        "With {n} players deal these allegiances at random: {allegiances} "
+                        "(§H8.4).", n, allegiances=", ".join(sabbat_wars_allegiances(n))), 16,
                  ident_="her-sabbat-deal"),
-            ft.Row([number_field("Camarilla regions", c.get("sab_cam", ""),
+            ft.Row([number_field(app._("Camarilla regions"), c.get("sab_cam", ""),
                                  lambda v: on_calc_change(app, "sab_cam", v), "her-sab-cam"),
-                    number_field("Sabbat regions", c.get("sab_sab", ""),
+                    number_field(app._("Sabbat regions"), c.get("sab_sab", ""),
                                  lambda v: on_calc_change(app, "sab_sab", v), "her-sab-sab")],
                    spacing=6),
-            button("Who wins?", lambda e: on_sabbat_click(app, n), primary=False,
+            button(app._("Who wins?"), lambda e: on_sabbat_click(app, n), primary=False,
                    ident_="her-sab-go"),
             *([text(c["sab"], 16, ident_="her-sab-result")] if c.get("sab") else [])))
     return out
 
 
-def _setup(game: HeritageGame) -> ft.Control:
+def _setup(app: AppState, game: HeritageGame) -> ft.Control:
     s = game.setup
-    kind = "Chronicle chapter" if s.chronicle else "Basic game"
+    kind = app.n_("Chronicle chapter: {n} round (§H3)", "Chronicle chapter: {n} rounds (§H3)",
+                  s.rounds) if s.chronicle else \
+        app.n_("Basic game: {n} round (§H3)", "Basic game: {n} rounds (§H3)", s.rounds)
     return card(
-        heading("In play", 18),
+        heading(app._("In play"), 18),
         text(", ".join(f"{p.name} ({p.clan})" for p in s.players), 16),
-        text(f"Battlegrounds: {', '.join(s.battlegrounds)}", 16),
-        text(f"Missions: {', '.join(s.missions) if s.missions else 'none'}", 16),
-        text(f"{kind}: {s.rounds} rounds (§H3)", 16, color=MUTED), ident_="her-setup")
+        text(app._("Battlegrounds: {names}", names=", ".join(s.battlegrounds)), 16),
+        text(app._("Missions: {names}", names=", ".join(s.missions)) if s.missions else
+             app._("Missions: none"), 16),
+        text(kind, 16, color=MUTED), ident_="her-setup")
 
 
 def pad_view(app: AppState, pad: PadGame) -> list[ft.Control]:
@@ -478,22 +525,23 @@ def pad_view(app: AppState, pad: PadGame) -> list[ft.Control]:
         result: GameResult | None = score(game)
     except HeritageError as err:  # a draw that no longer fits: say it, keep the entries
         result = None
-        body.append(error_box(f"The result cannot be worked out: {err}", "her-result-error"))
+        body.append(error_box(app._("The result cannot be worked out: {reason}",
+                                    reason=str(err)), "her-result-error"))
     if result is not None:
-        body.append(_result(result))
+        body.append(_result(app, result))
         if result.needs_draw and not review:
             body.append(_draw(app, pad, result.needs_draw))
     if review:
         if not app.read_only:
-            body.append(main(button("Edit the entries", lambda e: on_edit_click(
+            body.append(main(button(app._("Edit the entries"), lambda e: on_edit_click(
                 app, pad.header.game_id), ident_="her-edit")))
     else:
-        body.append(text("End-of-game pad: type each player's numbers (empty boxes count 0), "
-                         "then Save. Each save can be undone.", 16, color=MUTED))
+        body.append(text(app._("End-of-game pad: type each player's numbers (empty boxes count "
+                               "0), then Save. Each save can be undone."), 16, color=MUTED))
         body += [_player(app, pad, game, i) for i in range(len(game.setup.players))]
         body += _calculators(app, game)
-        body.append(undo_row(app, pad, button("Save", lambda e: on_save_click(app, pad),
+        body.append(undo_row(app, pad, button(app._("Save"), lambda e: on_save_click(app, pad),
                                               expand=True, ident_="her-save")))
-    body.append(_setup(game))
+    body.append(_setup(app, game))
     names = ", ".join(game.setup.names)
-    return frame(app, "Heritage", body, subtitle=names, place=pad.header.game_id)
+    return frame(app, app._("Heritage"), body, subtitle=names, place=pad.header.game_id)

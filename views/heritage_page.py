@@ -87,7 +87,7 @@ def on_other_add(app: AppState) -> None:
     d = _draft(app)
     name = canonical_battleground(d["other"])
     if not name:
-        app.fail("Another battleground: type its name first.")
+        app.fail(app._("Another battleground: type its name first."))
         return
     if name not in d["battlegrounds"]:
         d["battlegrounds"].append(name)
@@ -105,11 +105,11 @@ def on_mission_add(app: AppState) -> None:
     d = _draft(app)
     name = " ".join(d["mission"].split())
     if not name:
-        app.fail("Mission: type its name first.")
+        app.fail(app._("Mission: type its name first."))
         return
     if name in d["missions"]:
-        app.fail(f"Mission: {name!r} is in play already; each mission needs its own name "
-                 "(§H2).")
+        app.fail(app._("Mission: {name} is in play already; each mission needs its own name "
+                       "(§H2).", name=repr(name)))
         return
     d["missions"].append(name)
     d["mission"], app.error = "", None
@@ -150,20 +150,21 @@ def on_start_click(app: AppState) -> None:
     try:
         game = new_game(d)
     except (ValidationError, ValueError) as err:
-        app.fail(f"Not started: {refusal(err)}")
+        app.fail(app._("Not started: {reason}", reason=refusal(app, err)))
         return
     try:
         pad = pad_session(app).new_pad(heritage(), game.model_dump(mode="json"))
     except SAVE_ERRORS as err:
-        app.fail(f"Not started, nothing stored: {save_problem(err)}")
+        app.fail(app._("Not started, nothing stored: {problem}", problem=save_problem(err)))
         return
     except ValueError as err:
-        app.fail(f"Not started: {refusal(err)}")
+        app.fail(app._("Not started: {reason}", reason=refusal(app, err)))
         return
     app.drafts.pop(NEW, None)
     app.error = None
-    app.say([f"Heritage game stored: {', '.join(game.setup.names)}; it lasts "
-             f"{game.setup.rounds} rounds (§H3)."])
+    app.say([app.n_("Heritage game stored: {names}; it lasts {n} round (§H3).",
+                    "Heritage game stored: {names}; it lasts {n} rounds (§H3).",
+                    game.setup.rounds, names=", ".join(game.setup.names))])
     app.go("heritage", pad.header.game_id)
 
 
@@ -176,23 +177,24 @@ def _remove(identifier: str, tooltip: str, on_click) -> ft.Control:
 def _players(app: AppState, d: dict) -> list[ft.Control]:
     n = len(d["names"])
     out: list[ft.Control] = [
-        heading("Players", 20),
-        text(f"2 to 4 players (§H2), each a different clan. With {n} players the game lasts "
-             f"{ROUNDS[n]} rounds (§H3).", 16, color=MUTED, ident_="her-rounds-hint"),
+        heading(app._("Players"), 20),
+        text(app._("2 to 4 players (§H2), each a different clan. With {n} players the game "
+                   "lasts {rounds} rounds (§H3).", n=n, rounds=ROUNDS[n]), 16, color=MUTED,
+             ident_="her-rounds-hint"),
     ]
     for i, (name, clan) in enumerate(zip(d["names"], d["clans"], strict=True)):
-        row: list[ft.Control] = [field(f"Player {i + 1}", name,
+        row: list[ft.Control] = [field(app._("Player {n}", n=i + 1), name,
                                        lambda v, i=i: on_name_change(app, i, v),
                                        ident_=f"her-name-{i}", expand=True)]
         if n > 2:
-            row.append(_remove(f"her-remove-{i}", f"Remove player {i + 1}",
+            row.append(_remove(f"her-remove-{i}", app._("Remove player {n}", n=i + 1),
                                lambda e, i=i: on_player_remove(app, i)))
-        out.append(card(ft.Row(row, spacing=4), text(f"Clan of player {i + 1}", SMALL,
-                                                     color=MUTED),
+        out.append(card(ft.Row(row, spacing=4), text(app._("Clan of player {n}", n=i + 1),
+                                                     SMALL, color=MUTED),
                         chips([(c, c) for c in CLANS], clan,
                               lambda c, i=i: on_clan_pick(app, i, c), f"her-clan-{i}")))
     if n < MOST_PLAYERS:
-        out.append(button("Add a player", lambda e: on_player_add(app), primary=False,
+        out.append(button(app._("Add a player"), lambda e: on_player_add(app), primary=False,
                           ident_="her-add-player", icon=ft.Icons.ADD))
     return out
 
@@ -200,41 +202,46 @@ def _players(app: AppState, d: dict) -> list[ft.Control]:
 def _battlegrounds(app: AppState, d: dict) -> list[ft.Control]:
     chosen = d["battlegrounds"]
     others = [b for b in chosen if b not in KNOWN_BATTLEGROUNDS]
-    said = ", ".join(chosen) if chosen else "none yet"
-    box = field("Another battleground", d["other"], lambda v: on_other_change(app, v),
+    said = app._("Choose 3 (§H2). Chosen ({n}): {names}.", n=len(chosen),
+                 names=", ".join(chosen)) if chosen else \
+        app._("Choose 3 (§H2). Chosen (0): none yet.")
+    box = field(app._("Another battleground"), d["other"], lambda v: on_other_change(app, v),
                 ident_="her-bg-other", expand=True)
     return [
-        heading("Battlegrounds in play", 20),
-        text(f"Choose 3 (§H2). Chosen ({len(chosen)}): {said}.", 16, color=MUTED,
-             ident_="her-bg-chosen"),
+        heading(app._("Battlegrounds in play"), 20),
+        text(said, 16, color=MUTED, ident_="her-bg-chosen"),
         wrap(*[button(b, lambda e, b=b: on_battleground_toggle(app, b), primary=False,
                       selected=b in chosen, ident_=f"her-bg-{k}")
                for k, b in enumerate(KNOWN_BATTLEGROUNDS)], spacing=6),
-        text("A board the six names above do not cover: type the name you give it.", SMALL,
-             color=MUTED),
-        ft.Row([box, button("Add", lambda e: on_other_add(app), primary=False,
+        text(app._("A board the six names above do not cover: type the name you give it."),
+             SMALL, color=MUTED),
+        ft.Row([box, button(app._("Add"), lambda e: on_other_add(app), primary=False,
                             ident_="her-bg-add")], spacing=6),
-        *[ft.Row([text(b, 16, bold=True), _remove(f"her-bg-remove-{j}", f"Remove {b}",
+        *[ft.Row([text(b, 16, bold=True), _remove(f"her-bg-remove-{j}",
+                                                  app._("Remove {name}", name=b),
                                                   lambda e, b=b: on_battleground_toggle(app, b))],
                  alignment=ft.MainAxisAlignment.SPACE_BETWEEN) for j, b in enumerate(others)],
     ]
 
 
 def _missions(app: AppState, d: dict) -> list[ft.Control]:
-    rule = ("A chronicle chapter has 5 chronicle missions" if d["chronicle"] else
-            f"A basic game has 0 to {MISSIONS_MAX} missions")
-    box = field("Mission name", d["mission"], lambda v: on_mission_change(app, v),
+    rule = app._("A chronicle chapter has 5 chronicle missions (§H2), by the names you give "
+                 "them.") if d["chronicle"] else \
+        app._("A basic game has 0 to {n} missions (§H2), by the names you give them.",
+              n=MISSIONS_MAX)
+    box = field(app._("Mission name"), d["mission"], lambda v: on_mission_change(app, v),
                 ident_="her-mission", expand=True)
     return [
-        heading("Missions in play", 20),
-        text(f"{rule} (§H2), by the names you give them.", 16, color=MUTED),
-        ft.Row([box, button("Add", lambda e: on_mission_add(app), primary=False,
+        heading(app._("Missions in play"), 20),
+        text(rule, 16, color=MUTED),
+        ft.Row([box, button(app._("Add"), lambda e: on_mission_add(app), primary=False,
                             ident_="her-mission-add")], spacing=6),
-        *[ft.Row([text(m, 16, bold=True), _remove(f"her-mission-remove-{j}", f"Remove {m}",
+        *[ft.Row([text(m, 16, bold=True), _remove(f"her-mission-remove-{j}",
+                                                  app._("Remove {name}", name=m),
                                                   lambda e, j=j: on_mission_remove(app, j))],
                  alignment=ft.MainAxisAlignment.SPACE_BETWEEN)
           for j, m in enumerate(d["missions"])],
-        button("Chronicle chapter", lambda e: on_chronicle_toggle(app), primary=False,
+        button(app._("Chronicle chapter"), lambda e: on_chronicle_toggle(app), primary=False,
                selected=d["chronicle"], ident_="her-chronicle"),
     ]
 
@@ -243,18 +250,19 @@ def new_view(app: AppState) -> list[ft.Control]:
     """The new-game form."""
     d = _draft(app)
     body = [*_players(app, d), *_battlegrounds(app, d), *_missions(app, d),
-            main(button("Start the score pad", lambda e: on_start_click(app),
+            main(button(app._("Start the score pad"), lambda e: on_start_click(app),
                         ident_="her-start"))]
-    return frame(app, "New Heritage game", body, subtitle="Score pad: players and setup")
+    return frame(app, app._("New Heritage game"), body,
+                 subtitle=app._("Score pad: players and setup"))
 
 
 def heritage_view(app: AppState) -> list[ft.Control]:
     """A new game's form, or the stored game's score pad."""
     if app.route.param is None:
         return new_view(app)
-    pad, problem = open_pad(app, HERITAGE, "Heritage")
+    pad, problem = open_pad(app, HERITAGE, app._("Heritage"))
     if pad is None:
-        return frame(app, "Heritage", problem_view(problem or ""))
+        return frame(app, app._("Heritage"), problem_view(app, problem or ""))
     from views.heritage_pad import pad_view
 
     return pad_view(app, pad)

@@ -32,9 +32,10 @@ def on_seat_free(app: AppState, player: int) -> None:
             app.draft("host")["show"] = f"seat-{player}"
             app.render()
 
-    app.ask(f"Free {name}'s seat?", f"The phone holding it loses it at once. {name}'s seat "
-            "gets a new code: show it to them to take the seat on another device.",
-            "Free the seat", free)
+    app.ask(app._("Free {name}'s seat?", name=name),
+            app._("The phone holding it loses it at once. {name}'s seat gets a new code: show "
+                  "it to them to take the seat on another device.", name=name),
+            app._("Free the seat"), free)
 
 
 def on_viewers_toggle(app: AppState, allow: bool) -> None:
@@ -62,7 +63,7 @@ def _shown_code(app: AppState, label: str, code: str, identifier: str,
     out: list[ft.Control] = [_code(label, code, identifier)]
     if url:
         out.append(ft.Image(src=qr_png(url), width=200, height=200, fit=ft.BoxFit.CONTAIN))
-    out.append(button("Hide the code", lambda e: on_code_show(app, None), primary=False,
+    out.append(button(app._("Hide the code"), lambda e: on_code_show(app, None), primary=False,
                       ident_=f"{identifier}-hide"))
     return out
 
@@ -82,59 +83,66 @@ def host_view(app: AppState) -> list[ft.Control]:
     body: list[ft.Control] = []
     if urls:
         body.append(card(
-            heading("Scan to join", 20),
+            heading(app._("Scan to join"), 20),
             ft.Image(src=qr_png(urls[0]), width=260, height=260, fit=ft.BoxFit.CONTAIN),
             text(urls[0], 20, bold=True, ident_="join-url"),
             *[text(u, 16, color=MUTED, ident_=f"join-url-{i}") for i, u in
               enumerate(urls[1:], start=1)],
-            text("Phones on the same network open this address (or scan the code). Each "
-                 "player then needs their own seat's code: tap Show code beside their name "
-                 "and let only them see it.", 15, color=MUTED), ident_="join-address",
+            text(app._("Phones on the same network open this address (or scan the code). Each "
+                       "player then needs their own seat's code: tap Show code beside their "
+                       "name and let only them see it."), 15, color=MUTED),
+            ident_="join-address",
         ))
     else:
-        body.append(card(text(f"Table {table.table_id}: start the app with --web so phones "
-                              "can join.", 16, ident_="join-url")))
-    rows: list[ft.Control] = [heading("Seats", 20)]
+        body.append(card(text(app._("Table {table}: start the app with --web so phones can "
+                                    "join.", table=table.table_id), 16, ident_="join-url")))
+    rows: list[ft.Control] = [heading(app._("Seats"), 20)]
     for seat in tv.seats:
         p = seat.player
-        status = "on a phone" if seat.taken else "free (the referee enters for them)"
+        status = app._("on a phone") if seat.taken else \
+            app._("free (the referee enters for them)")
         line: list[ft.Control] = [
             text(seat.name, 18, bold=True),
             text(status, 15, color=GOLD if seat.taken else MUTED, ident_=f"seat-{p}")]
         if seat.taken:
-            line.append(button(f"Free {seat.name}'s seat", lambda e, p=p: on_seat_free(app, p),
+            line.append(button(app._("Free {name}'s seat", name=seat.name),
+                               lambda e, p=p: on_seat_free(app, p),
                                primary=False, ident_=f"free-{p}"))
         elif show != f"seat-{p}":
-            line.append(button(f"Show {seat.name}'s code",
+            line.append(button(app._("Show {name}'s code", name=seat.name),
                                lambda e, p=p: on_code_show(app, f"seat-{p}"), primary=False,
                                ident_=f"show-code-{p}"))
         rows.append(ft.Row(line, wrap=True, spacing=10))
         if show == f"seat-{p}" and not seat.taken:
             code = table.seat_code(p)
             url = seat_url(app.base_urls[0], table.table_id, p, code) if app.base_urls else None
-            rows.append(card(*_shown_code(app, f"{seat.name}'s seat code", code,
+            rows.append(card(*_shown_code(app, app._("{name}'s seat code", name=seat.name), code,
                                           f"seat-code-{p}", url), ident_=f"code-card-{p}"))
     body.append(card(*rows, color=SURFACE_HI))
     allow = table.allow_viewers
     board: list[ft.Control] = [
-        heading("The board", 20),
-        wrap(button(f"Board without a code: {'on' if allow else 'off'}",
+        heading(app._("The board"), 20),
+        wrap(button(app._("Board without a code: on") if allow else
+                    app._("Board without a code: off"),
                     lambda e: on_viewers_toggle(app, not allow), primary=False,
                     selected=allow, ident_="viewers")),
-        text("On: anyone who opens the address may show the public board (never a secret).",
-             15, color=MUTED)]
+        text(app._("On: anyone who opens the address may show the public board (never a "
+                   "secret)."), 15, color=MUTED)]
     if not allow:
-        board += _shown_code(app, "Board code", table.join_code, "join-code", None) \
-            if show == "board" else [button("Show the board code",
+        board += _shown_code(app, app._("Board code"), table.join_code, "join-code", None) \
+            if show == "board" else [button(app._("Show the board code"),
                                             lambda e: on_code_show(app, "board"),
                                             primary=False, ident_="show-board-code")]
     body.append(card(*board))
-    referee: list[ft.Control] = [heading("Another referee", 20), text(
-        "A second device can referee with this code. Keep it to yourself.", 15, color=MUTED)]
-    referee += _shown_code(app, "Referee code", table.referee_code, "referee-code", None) \
-        if show == "referee" else [button("Show the referee code",
+    referee: list[ft.Control] = [heading(app._("Another referee"), 20), text(
+        app._("A second device can referee with this code. Keep it to yourself."), 15,
+        color=MUTED)]
+    referee += _shown_code(app, app._("Referee code"), table.referee_code, "referee-code",
+                           None) \
+        if show == "referee" else [button(app._("Show the referee code"),
                                           lambda e: on_code_show(app, "referee"),
                                           primary=False, ident_="show-referee-code")]
     body.append(card(*referee, color=SURFACE_HI))
-    body.append(button("Back to the game", lambda e: app.go("game"), ident_="to-game"))
-    return frame(app, f"Table {table.table_id}", body, subtitle="Join this table")
+    body.append(button(app._("Back to the game"), lambda e: app.go("game"), ident_="to-game"))
+    return frame(app, app._("Table {table}", table=table.table_id), body,
+                 subtitle=app._("Join this table"))

@@ -24,4 +24,4 @@ def language_picker(app: AppState) -> ft.Control:
     return ident("language", ft.Dropdown(
         value=app.lang, dense=True, width=150, text_size=14,
         options=[ft.dropdown.Option(key=code, text=name) for code, name in LANGUAGES.items()],
-        on_select=lambda e: on_language_select(app, e)), label=app.t._("Language"))
+        on_select=lambda e: on_language_select(app, e)), label=app._("Language"))

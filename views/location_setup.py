@@ -245,13 +245,15 @@ def location_setup_view(app: AppState, legal: Legal) -> list[ft.Control]:
     """An Ally picker per Location, one open at a time; Place is the main button."""
     locs = app.game.state.locations
     opened = entering(app)
-    out: list[ft.Control] = [text("Draw an Ally for each Location and tap which it is.", 16,
-                                  color=MUTED)]
-    out += [_location(app, loc.id, opened, legal) for loc in locs]
+    out: list[ft.Control] = [_location(app, loc.id, opened, legal) for loc in locs]
     label = _place_label(app)
     out.append(main(button(label or "Place these Allies", (lambda e: on_allies_confirm(app))
                            if label is None else None, ident_="allies-ok")))
     return out
+
+
+def _short_place(loc: str) -> str:
+    return "Haven" if loc == "haven" else f"#{loc}"
 
 
 def _place_label(app: AppState) -> str | None:
@@ -262,5 +264,6 @@ def _place_label(app: AppState) -> str | None:
         if d is None:
             return f"Choose the Ally at {location_name(loc.id)}"
         if missing := _missing(app, d):
-            return f"{location_name(loc.id)}: tap {', '.join(missing)}"
+            more = f" and {len(missing) - 1} more" if len(missing) > 1 else ""
+            return f"{_short_place(loc.id)}: tap {missing[0]}{more}"
     return None

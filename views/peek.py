@@ -3,7 +3,7 @@
 import flet as ft
 
 from companion.rules.legal import Legal
-from models.common import location_name
+from models.message import place
 from views.state import AppState
 from views.theme import MUTED, SURFACE_HI, button, card, heading, text, wrap
 
@@ -20,11 +20,12 @@ def peek_panel(app: AppState, legal: Legal) -> list[ft.Control]:
     s = app.game.state
     where = {c.uid: (loc.id, seat) for loc in s.locations
              for seat, pos in enumerate(loc.positions) for c in pos.cards}
-    rows: list[ft.Control] = [heading("Look at a face-down card", 18),
-                              text("1 Blood per card; only its owner sees it.", 15,
+    rows: list[ft.Control] = [heading(app._("Look at a face-down card"), 18),
+                              text(app._("1 Blood per card; only its owner sees it."), 15,
                                    color=MUTED)]
     for seat in legal.peekers:
-        buttons = [button(f"{s.players[where[uid][1]].name} at {location_name(where[uid][0])}",
+        buttons = [button(app._("{name} at {place}", name=s.players[where[uid][1]].name,
+                                place=place(where[uid][0])),
                           lambda e, seat=seat, uid=uid: on_peek_card(app, seat, uid),
                           primary=False, ident_=f"peek-{seat}-{uid}")
                    for uid in legal.peekable if where[uid][1] != seat]

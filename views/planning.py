@@ -153,8 +153,8 @@ def play_buttons(app: AppState, legal: Legal, d: dict, most: int) -> list[ft.Con
     row = [button(_play_label(d), lambda e: on_play_click(app, legal, 0), ident_="play",
                   spoken=_spoken(d, 0))]
     row += [button(f"+{n}", lambda e, n=n: on_play_click(app, legal, n), ident_=f"play-{n}",
-                   spoken=_spoken(d, n), width=56) for n in range(1, most + 1)]
-    return [main(ft.Row(row, wrap=True, spacing=6, run_spacing=6))]
+                   spoken=_spoken(d, n), width=48) for n in range(1, most + 1)]
+    return [main(ft.Row(row, wrap=True, spacing=4, run_spacing=4))]
 
 
 def _short_place(loc: str) -> str:
@@ -200,12 +200,12 @@ def turn_form(app: AppState, legal: Legal) -> list[ft.Control]:
     if not d["face_up"]:
         form.append(text("Face down: the card stays secret until it is revealed. Tap a card "
                          "to play face up instead.", 16, color=MUTED))
-    form += picker(app, p.clan, d["card"], "plan-card", legal.taken_cards.get(seat, []),
-                   on_pick=lambda: on_face_pick(app, True))
-    form.append(down)
+    form.append(down)  # first: one of the choices, and no card to pick then
     if not legal.can_play_face_down:  # the reason, right under the button it disables
         form.append(text("Face down is not possible: it would spend the last Blood.", 16,
                          color=MUTED, ident_="face-down-why"))
+    form += picker(app, p.clan, d["card"], "plan-card", legal.taken_cards.get(seat, []),
+                   on_pick=lambda: on_face_pick(app, True))
     if legal.max_diablerie:
         form += [text("Flip Diablerie tokens (1 Blood from the Bank each)", 17, bold=True),
                  wrap(*[button(str(n), lambda e, n=n: on_diablerie_pick(app, n),

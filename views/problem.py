@@ -16,7 +16,7 @@ def on_retry_click(app: AppState) -> None:
         app.use(app.folder.library, reason=app.folder.read_only_reason)
     else:
         app.problem = problem
-        app.error = "Still not available."
+        app.error = app._("Still not available.")
         app.render()
 
 
@@ -27,7 +27,7 @@ def on_review_click(app: AppState) -> None:
     try:
         library = app.folder.read_only()
     except app.folder.errors as err:
-        app.fail(f"Cannot read it either: {err}")
+        app.fail(app._("Cannot read it either: {error}", error=str(err)))
         return
     app.use(library, reason=app.problem.message if app.problem else None)
 
@@ -37,15 +37,17 @@ def problem_view(app: AppState) -> list[ft.Control]:
     p = app.problem
     body: list[ft.Control] = [ident("problem", error_box(p.message))]
     if p.busy:
-        advice = ("Another copy of the companion is using this data folder, and only one may "
-                  "write in it. Use that one (its address is above), or close it and tap "
-                  "Try again. You can also look at past games here without changing them.")
+        advice = app._("Another copy of the companion is using this data folder, and only one "
+                       "may write in it. Use that one (its address is above), or close it and "
+                       "tap Try again. You can also look at past games here without changing "
+                       "them.")
     else:
-        advice = ("Fix the folder (or choose another one with --data-dir) and tap Try again. "
-                  "Your saved games are not touched.")
-    body.append(card(heading("What to do", 19), text(advice, 16, color=MUTED)))
-    body.append(button("Try again", lambda e: on_retry_click(app), ident_="problem-retry"))
+        advice = app._("Fix the folder (or choose another one with --data-dir) and tap Try "
+                       "again. Your saved games are not touched.")
+    body.append(card(heading(app._("What to do"), 19), text(advice, 16, color=MUTED)))
+    body.append(button(app._("Try again"), lambda e: on_retry_click(app),
+                       ident_="problem-retry"))
     if p.readable:
-        body.append(button("Review games read-only", lambda e: on_review_click(app),
+        body.append(button(app._("Review games read-only"), lambda e: on_review_click(app),
                            primary=False, ident_="problem-review"))
-    return frame(app, "The data folder cannot be used", body, subtitle=str(p.folder))
+    return frame(app, app._("The data folder cannot be used"), body, subtitle=str(p.folder))

@@ -8,6 +8,7 @@ from companion.rules.scoring import scoreboard
 from models.cards import AllyCard, RelicCard
 from models.common import CLANS
 from models.events import PositionLoaded
+from models.message import N_
 from models.setup import Position, PositionAllianceCard, PositionPlayer, Variants
 from models.state import Scoreboard
 from views.choice import chips
@@ -16,9 +17,9 @@ from views.scoreboard import scoreboard_view
 from views.state import AppState
 from views.theme import MUTED, button, card, field, heading, main, text, to_int, wrap
 
-NUMBERS = [("blood", "Blood"), ("tokens", "Influence tokens"), ("diablerie", "Diablerie"),
-           ("active", "Active cards' Influence"), ("drained", "Drained cards' Influence"),
-           ("relic", "Relic Influence")]
+NUMBERS = [("blood", N_("Blood")), ("tokens", N_("Influence tokens")),
+           ("diablerie", N_("Diablerie")), ("active", N_("Active cards' Influence")),
+           ("drained", N_("Drained cards' Influence")), ("relic", N_("Relic Influence"))]
 
 
 def _draft(app: AppState) -> dict:
@@ -70,19 +71,20 @@ def _cards(total: int, drained: bool) -> list[PositionAllianceCard]:
     return out
 
 
-def compute(rows: list[dict], ambition: int) -> Scoreboard | str:
-    """The scoreboard of typed positions, or what is wrong with them."""
+def compute(app: AppState, rows: list[dict], ambition: int) -> Scoreboard | str:
+    """The scoreboard of typed positions, or what is wrong with them (in the device's
+    language)."""
     players = []
     relics = any(to_int(r["relic"], 0) for r in rows)
     for i, r in enumerate(rows):
-        name = r["name"].strip() or f"Player {i + 1}"
+        name = r["name"].strip() or app._("Player {n}", n=i + 1)
         v = {key: to_int(r[key], 0 if key in ("diablerie", "drained", "relic") else None)
              for key, _ in NUMBERS}
-        missing = [label for key, label in NUMBERS if v[key] is None]
+        missing = [app._(label) for key, label in NUMBERS if v[key] is None]
         if missing:
-            return f"{name}: enter {', '.join(missing)}."
+            return app._("{name}: enter {values}.", name=name, values=", ".join(missing))
         if min(v.values()) < 0:
-            return f"{name}: numbers cannot be negative."
+            return app._("{name}: numbers cannot be negative.", name=name)
         try:
             players.append(PositionPlayer(
                 name=name, clan=r["clan"], blood=v["blood"], influence=v["tokens"],
@@ -91,7 +93,7 @@ def compute(rows: list[dict], ambition: int) -> Scoreboard | str:
                 relic=RelicCard(name="Relic", influence=v["relic"]) if relics else None,
                 eliminated=v["diablerie"] >= 3))
         except ValidationError as err:
-            return f"{name}: {err.errors()[0]['msg']}"
+            return app._("{name}: {why}", name=name, why=str(err.errors()[0]["msg"]))
     try:
         pos = Position(players=players, round=3, phase="game_over",
                        ambition=players[ambition].name, variants=Variants(relics=relics))
@@ -103,7 +105,7 @@ def compute(rows: list[dict], ambition: int) -> Scoreboard | str:
 def on_score_click(app: AppState) -> None:
     """Compute the scoreboard."""
     d = _draft(app)
-    result = compute(d["rows"], int(d["ambition"]))
+    result = compute(app, d["rows"], int(d["ambition"]))
     if isinstance(result, str):
         d["board"] = None
         app.fail(result)
@@ -118,30 +120,32 @@ def quick_score_view(app: AppState) -> list[ft.Control]:
     d = _draft(app)
     rows = d["rows"]
     body: list[ft.Control] = [
-        text("Type each player's end-of-game numbers. Players in clockwise order.", 16,
+        text(app._("Type each player's end-of-game numbers. Players in clockwise order."), 16,
              color=MUTED),
-        wrap(*[button(f"{n} players", lambda e, n=n: on_count_pick(app, n), primary=False,
+        wrap(*[button(app.n_("{n} player", "{n} players", n),
+                      lambda e, n=n: on_count_pick(app, n), primary=False,
                       selected=len(rows) == n, ident_=f"qs-count-{n}") for n in range(3, 7)]),
     ]
     for i, r in enumerate(rows):
         nums = ft.ResponsiveRow([
-            field(label, r[key], lambda v, i=i, key=key: on_quick_field(app, i, key, v),
+            field(app._(label), r[key], lambda v, i=i, key=key: on_quick_field(app, i, key, v),
                   numeric=True, ident_=f"qs-{i}-{key}", col=6) for key, label in NUMBERS],
             columns=12, spacing=8, run_spacing=8)
         body.append(card(
-            heading(f"Player {i + 1}", 17),
-            field("Name", r["name"], lambda v, i=i: on_quick_field(app, i, "name", v),
+            heading(app._("Player {n}", n=i + 1), 17),
+            field(app._("Name"), r["name"], lambda v, i=i: on_quick_field(app, i, "name", v),
                   ident_=f"qs-{i}-name"),
-            text("Clan", 16, bold=True),
+            text(app._("Clan"), 16, bold=True),
             chips([(c, c) for c in CLANS], r["clan"],
                   lambda v, i=i: on_quick_field(app, i, "clan", v, rerender=True),
                   f"qs-{i}-clan"),
             nums))
-    names = [(str(i), r["name"].strip() or f"Player {i + 1}") for i, r in enumerate(rows)]
-    body += [text("Who holds the Ambition token at the end?", 16, bold=True),
+    names = [(str(i), r["name"].strip() or app._("Player {n}", n=i + 1))
+             for i, r in enumerate(rows)]
+    body += [text(app._("Who holds the Ambition token at the end?"), 16, bold=True),
              chips(names, d["ambition"], lambda v: on_ambition_pick(app, v), "qs-ambition"),
-             main(button("Score", lambda e: on_score_click(app), ident_="qs-score"))]
+             main(button(app._("Score"), lambda e: on_score_click(app), ident_="qs-score"))]
     if d["board"] is not None:  # the scoreboard first: a new score starts at the top
-        body = [heading("Scoreboard", 20), *scoreboard_view(d["board"]), *body]
-    return frame(app, "Quick score", body, subtitle="End-of-game positions only",
+        body = [heading(app._("Scoreboard"), 20), *scoreboard_view(d["board"]), *body]
+    return frame(app, app._("Quick score"), body, subtitle=app._("End-of-game positions only"),
                  place=f"board-{id(d['board'])}" if d["board"] is not None else "")

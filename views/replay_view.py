@@ -3,9 +3,10 @@
 import flet as ft
 
 from companion.rules.game import Game
-from companion.story.review import headline, state_after
-from companion.story.words import title
-from models.common import location_name
+from companion.story import narrator_commands
+from companion.story.review import state_after, told
+from companion.story.words import render, title
+from models.message import place, term
 from models.state import GameState
 from views.dashboard import dashboard_view
 from views.state import AppState
@@ -26,12 +27,24 @@ def stops(app: AppState, game: Game) -> list[int]:
     return sorted(n for n in ends | {0, len(game.actions)} if n >= 0)
 
 
-def _where(s: GameState) -> str:
-    parts = [f"Round {s.round}"] if s.round else []
-    parts.append(title(s.phase))
+def _where(app: AppState, s: GameState) -> str:
+    parts = [app._("Round {round}", round=s.round)] if s.round else []
+    parts.append(title(s.phase, app.t))
     if s.phase == "resolution" and s.location is not None and s.step:
-        parts.append(f"{location_name(s.location.id)}, {title(s.step)}")
+        parts.append(app._("{place}, {step}", place=place(s.location.id), step=term(s.step)))
     return " · ".join(parts)
+
+
+def _headline(app: AppState, game: Game, i: int) -> str:
+    """One line naming action `i` in the device's language: its first sentence, or what the
+    command did when it moved nothing (as `companion.story.review.headline`)."""
+    said = told(game, i, app.t)
+    if said:
+        return said[0]
+    before = game.state_at(i)
+    return render(narrator_commands.headline(before, game.actions[i].command,
+                                             game.state_at(i + 1)),
+                  [p.name for p in before.players], app.t)
 
 
 def replay_view(app: AppState, game: Game) -> list[ft.Control]:
@@ -40,39 +53,41 @@ def replay_view(app: AppState, game: Game) -> list[ft.Control]:
     n = app.review_at = max(0, min(app.review_at, total))
     state = state_after(game, n - 1)
     if n == 0:
-        head = "The start of the game"
+        head = app._("The start of the game")
         said: list[str] = [e.text for g in groups_of(app, game) for e in g.entries
                            if e.action == -1]
     else:
-        head = f"After action {n} of {total}: {headline(game, n - 1)}"
+        head = app._("After action {n} of {total}: {said}", n=n, total=total,
+                     said=_headline(app, game, n - 1))
         said = [e.text for g in groups_of(app, game) for e in g.entries if e.action == n - 1]
     ends = stops(app, game)
     back = max((k for k in ends if k < n), default=None)
     ahead = min((k for k in ends if k > n), default=None)
     moves = ft.Row([
-        button("Start", (lambda e: on_replay_move(app, 0)) if n > 0 else None, primary=False,
+        button(app._("Start"), (lambda e: on_replay_move(app, 0)) if n > 0 else None, primary=False,
                expand=True, ident_="replay-start"),
-        button("< Prev", (lambda e: on_replay_move(app, n - 1)) if n > 0 else None,
+        button(app._("< Prev"), (lambda e: on_replay_move(app, n - 1)) if n > 0 else None,
                primary=False, expand=True, ident_="replay-prev"),
-        button("Next >", (lambda e: on_replay_move(app, n + 1)) if n < total else None,
+        button(app._("Next >"), (lambda e: on_replay_move(app, n + 1)) if n < total else None,
                primary=False, expand=True, ident_="replay-next"),
-        button("End", (lambda e: on_replay_move(app, total)) if n < total else None,
+        button(app._("End"), (lambda e: on_replay_move(app, total)) if n < total else None,
                primary=False, expand=True, ident_="replay-end"),
     ], spacing=6)
     jumps = ft.Row([
-        button("<< Phase", (lambda e: on_replay_move(app, back)) if back is not None else None,
+        button(app._("<< Phase"),
+               (lambda e: on_replay_move(app, back)) if back is not None else None,
                primary=False, expand=True, ident_="replay-back"),
-        button("Phase >>", (lambda e: on_replay_move(app, ahead)) if ahead is not None
+        button(app._("Phase >>"), (lambda e: on_replay_move(app, ahead)) if ahead is not None
                else None, primary=False, expand=True, ident_="replay-ahead"),
     ], spacing=6)
     return [
-        card(text(_where(state), 16, color=GOLD, ident_="replay-where"),
+        card(text(_where(app, state), 16, color=GOLD, ident_="replay-where"),
              text(head, 18, bold=True, ident_="replay-head"),
              *[text(line, 15, color=MUTED) for line in said[:8]],
              color="#241012"),
         moves,
         jumps,
-        text("<< and >> jump to the end of the previous or next phase (in Resolution, of "
-             "each Location's step).", 14, color=MUTED),
+        text(app._("<< and >> jump to the end of the previous or next phase (in Resolution, "
+                   "of each Location's step)."), 14, color=MUTED),
         *dashboard_view(app, state),
     ]

@@ -21,7 +21,6 @@ from views.theme import (
     SURFACE_HI,
     button,
     card,
-    heading,
     main,
     text,
     wrap,
@@ -51,13 +50,13 @@ def stepper(app: AppState, legal: Legal) -> ft.Control:
         chips.append(ft.Container(
             content=content, bgcolor=GOLD if now else (SURFACE_HI if done else None),
             border=None if now or done else ft.Border.all(1, LINE), border_radius=14,
-            padding=ft.Padding.symmetric(horizontal=10, vertical=6)))
+            padding=ft.Padding.symmetric(horizontal=8, vertical=3)))
     loc = s.location
     assert loc is not None
     ally = f" — {loc.ally.name}" if loc.ally else ""
-    return card(heading(f"{location_name(loc.id)}{ally}", 20),
-                text(f"Location {s.location_index + 1} of {len(s.locations)}", 16, color=MUTED),
-                ft.Row(chips, wrap=True, spacing=6, run_spacing=6), ident_="stepper")
+    return card(text(f"{location_name(loc.id)} ({s.location_index + 1} of {len(s.locations)})"
+                     f"{ally}", 18, bold=True),
+                ft.Row(chips, wrap=True, spacing=4, run_spacing=4), ident_="stepper")
 
 
 # --- Withdraw ---------------------------------------------------------------------------------
@@ -217,14 +216,15 @@ def effects_step_view(app: AppState, legal: Legal) -> list[ft.Control]:
             "aftermath": "Aftermath cards act now, in turn order."}[legal.step]
     can_go = "next_step" in legal.commands
     by_hand = bool(app.draft("effect").get("open"))  # the form's Apply is the main button then
-    out: list[ft.Control] = [*due_panel(app, legal, pinned=not by_hand),
-                             text(hint, 16, color=MUTED), *_unknowns(legal),
-                             *power_table(s, s.location), *effect_form(app, pinned=True)]
-    if by_hand:  # going on now would skip the effect being entered: say so, beside it
-        out += [button(THROUGH_LABEL[legal.step], None, primary=False, ident_="continue"),
+    step = [*due_panel(app, legal, pinned=not by_hand), text(hint, 16, color=MUTED),
+            *_unknowns(legal), *power_table(s, s.location)]
+    if by_hand:  # the form being filled heads the screen (which opens at its top)
+        return [*effect_form(app, pinned=True),
+                # going on now would skip the effect being entered: say so, beside it
+                button(THROUGH_LABEL[legal.step], None, primary=False, ident_="continue"),
                 text("Apply the effect above, or close its form, before going on.", 16,
-                     color=MUTED, ident_="continue-why")]
-        return out
+                     color=MUTED, ident_="continue-why"), *step]
+    out: list[ft.Control] = [*step, *effect_form(app)]
     if can_go and legal.step in STEP_LABEL and (legal.by_hand or legal.unknown_timing):
         out.append(button(STEP_LABEL[legal.step], lambda e: on_continue_click(app, False),
                           primary=False, ident_="one-step"))

@@ -3,7 +3,7 @@
 import flet as ft
 
 from companion.story.review import blood_series, conflict_powers, influence_series
-from companion.story.words import title
+from models.message import N_, term
 from views.frame import frame
 from views.replay_view import replay_view
 from views.review_charts import legend, line_chart, power_chart
@@ -12,7 +12,8 @@ from views.state import AppState
 from views.theme import MUTED, button, text
 from views.timeline_view import review_draft, timeline_view
 
-TABS = (("score", "Score"), ("story", "Story"), ("replay", "Replay"), ("charts", "Charts"))
+TABS = (("score", N_("Score")), ("story", N_("Story")), ("replay", N_("Replay")),
+        ("charts", N_("Charts")))
 
 
 def on_tab_pick(app: AppState, tab: str) -> None:
@@ -28,15 +29,15 @@ def charts_view(app: AppState) -> list[ft.Control]:
     infl, blood = influence_series(game), blood_series(game)
     conflicts = conflict_powers(game)
     out: list[ft.Control] = [
-        text("Across the game, one point per action; Influence counts as it would score if "
-             "the game ended there.", 15, color=MUTED),
-        line_chart(infl, "Influence", "chart-influence"),
-        line_chart(blood, "Blood in the Pool", "chart-blood"),
+        text(app._("Across the game, one point per action; Influence counts as it would score "
+                   "if the game ended there."), 15, color=MUTED),
+        line_chart(app, infl, app._("Influence"), "chart-influence"),
+        line_chart(app, blood, app._("Blood in the Pool"), "chart-blood"),
     ]
     rounds = sorted({c.round for c in conflicts})
     if rounds:
-        out.append(legend(infl.players))
-    out += [power_chart(conflicts, r) for r in rounds]
+        out.append(legend(app, infl.players))
+    out += [power_chart(app, conflicts, r) for r in rounds]
     return out
 
 
@@ -47,9 +48,14 @@ def score_view(app: AppState) -> list[ft.Control]:
     if game.scoreboard is not None:
         return scoreboard_view(game.scoreboard)
     s = game.state
-    where = f"Round {s.round}, {title(s.phase)}" if s.round else "setup"
-    return [text(f"This game is not finished: it stopped at {where}. Resume it from Home; "
-                 "the Replay shows its table.", 17, color=MUTED, ident_="not-finished")]
+    if s.round:
+        said = app._("This game is not finished: it stopped at Round {round}, {phase}. Resume "
+                     "it from Home; the Replay shows its table.", round=s.round,
+                     phase=term(s.phase))
+    else:
+        said = app._("This game is not finished: it stopped at setup. Resume it from Home; the "
+                     "Replay shows its table.")
+    return [text(said, 17, color=MUTED, ident_="not-finished")]
 
 
 def review_view(app: AppState) -> list[ft.Control]:
@@ -57,11 +63,11 @@ def review_view(app: AppState) -> list[ft.Control]:
     game = app.review
     assert game is not None
     d = review_draft(app)
-    tabs = ft.Row([button(label, lambda e, t=tab: on_tab_pick(app, t), primary=False,
+    tabs = ft.Row([button(app._(label), lambda e, t=tab: on_tab_pick(app, t), primary=False,
                           selected=d["tab"] == tab, expand=True, ident_=f"review-tab-{tab}")
                    for tab, label in TABS], spacing=4)
     body = {"score": score_view, "story": lambda a: timeline_view(a, game),
             "replay": lambda a: replay_view(a, game), "charts": charts_view}[d["tab"]](app)
     names = ", ".join(p.name for p in game.state.players)
-    when = game.header.created[:10]
-    return frame(app, "Game review", [tabs, *body], subtitle=f"{names} · {when}")
+    when = app.t.date(game.header.created)
+    return frame(app, app._("Game review"), [tabs, *body], subtitle=f"{names} · {when}")

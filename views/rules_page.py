@@ -65,9 +65,10 @@ def hit_rows(app: AppState, query: str) -> list[ft.Control]:
         return []
     hits = search(query)
     if not hits:
-        return [text(f"Nothing matches \"{query.strip()}\". Try one word, e.g. Frenzy.", 16,
-                     color=MUTED, ident_="no-hits")]
-    rows: list[ft.Control] = [text(f"{len(hits)} section(s) match", 15, color=MUTED)]
+        return [text(app._("Nothing matches \"{query}\". Try one word, e.g. Frenzy.",
+                           query=query.strip()), 16, color=MUTED, ident_="no-hits")]
+    rows: list[ft.Control] = [text(app.n_("{n} section matches", "{n} sections match",
+                                          len(hits)), 15, color=MUTED)]
     rows += [tap_row(h.title, lambda e, i=h.id: on_section_open(app, i), f"hit-{h.id}",
                      detail=whole_words(h.snippet), title_color=GOLD) for h in hits[:20]]
     return rows
@@ -89,8 +90,9 @@ def _groups(app: AppState, d: dict) -> list[ft.Control]:
         if not items:
             continue
         shown = group in d["groups"]
-        head = tap_row(f"{name} ({len(items)})", lambda e, g=group: on_group_toggle(app, g),
-                       f"group-{group}", color=SURFACE, title_color=GOLD,
+        head = tap_row(app._("{group} ({n})", group=app._(name), n=len(items)),
+                       lambda e, g=group: on_group_toggle(app, g), f"group-{group}",
+                       color=SURFACE, title_color=GOLD,
                        icon=ft.Icons.EXPAND_LESS if shown else ft.Icons.EXPAND_MORE)
         rows = [head]
         if shown:
@@ -105,25 +107,25 @@ def _groups(app: AppState, d: dict) -> list[ft.Control]:
 def rules_view(app: AppState) -> list[ft.Control]:
     """Search box and results, then every group; or the open section."""
     d = _draft(app)
-    back = ([button("Back to the game", lambda e: on_back_click(app), primary=False,
+    back = ([button(app._("Back to the game"), lambda e: on_back_click(app), primary=False,
                     ident_="rules-back", icon=ft.Icons.ARROW_BACK)]
             if from_game(app) else [])
     if d["open"]:
         sec = section(d["open"])
-        body = [*back, section_panel(sec),
-                button("All rules", lambda e: on_section_close(app), primary=False,
+        body = [*back, section_panel(app, sec),
+                button(app._("All rules"), lambda e: on_section_close(app), primary=False,
                        ident_="rules-list", icon=ft.Icons.LIST)]
-        return frame(app, "Rules", body, subtitle=sec.title)
+        return frame(app, app._("Rules"), body, subtitle=sec.title)
     results = ft.Column(hit_rows(app, d["q"]), spacing=6,
                         horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
-    box = ft.TextField(label="Search the rules", value=d["q"], text_size=18,
+    box = ft.TextField(label=app._("Search the rules"), value=d["q"], text_size=18,
                        prefix_icon=ft.Icons.SEARCH, border_color="#6b4a4f",
                        focused_border_color=GOLD, label_style=ft.TextStyle(color=MUTED),
-                       hint_text="e.g. Frenzy, tie, Steal")
+                       hint_text=app._("e.g. Frenzy, tie, Steal"))
     box.on_change = lambda e: on_search_change(app, box.value or "")
     box.on_submit = box.on_change
     body = [*back, card(ident("rules-search", box), results),
-            text("Everything below is in the companion's own words; the Rulings say how it "
-                 "settles what the rule book leaves open.", 15, color=MUTED),
+            text(app._("Everything below is in the companion's own words; the Rulings say how "
+                       "it settles what the rule book leaves open."), 15, color=MUTED),
             *_groups(app, d)]
-    return frame(app, "Rules", body, subtitle="Rules reference")
+    return frame(app, app._("Rules"), body, subtitle=app._("Rules reference"))

@@ -49,7 +49,8 @@ async def on_picture_share(app: AppState, game: Game) -> None:
             [ft.ShareFile.from_bytes(d["png"], mime_type="image/png", name=_png_name(game))],
             text=result_text(game))
     except Exception as err:  # noqa: BLE001 - no share sheet here: say so, keep going
-        d["message"] = f"Could not share the picture: {err}. Save it instead."
+        d["message"] = app._("Could not share the picture: {error}. Save it instead.",
+                             error=str(err))
     app.render()
 
 
@@ -71,39 +72,39 @@ def share_panel(app: AppState, game: Game) -> list[ft.Control]:
     link = bgstats_link(bgstats_play(game))
     out: list[ft.Control] = []
     rows: list[ft.Control] = [
-        heading("Share the result", 19),
+        heading(app._("Share the result"), 19),
         ident("share-text", ft.Text(message, size=SMALL)),
         ft.Row([
-            with_action(button("Share text", lambda e: None, expand=True, ident_="share-send",
-                               icon=ft.Icons.SHARE),
-                        lambda: ft.ShareText(message, subject="Vendetta: final score")),
-            with_action(button("Copy text", lambda e: None, primary=False, expand=True,
+            with_action(button(app._("Share text"), lambda e: None, expand=True,
+                               ident_="share-send", icon=ft.Icons.SHARE),
+                        lambda: ft.ShareText(message, subject=app._("Vendetta: final score"))),
+            with_action(button(app._("Copy text"), lambda e: None, primary=False, expand=True,
                                ident_="share-copy", icon=ft.Icons.COPY),
                         lambda: ft.CopyToClipboard(message)),
         ], spacing=6),
     ]
     png = d.get("png")
     if png is None:
-        rows.append(ft.Row([button("Make a picture", lambda e: on_picture_click(app, game),
+        rows.append(ft.Row([button(app._("Make a picture"), lambda e: on_picture_click(app, game),
                                    primary=False, expand=True, ident_="share-picture",
                                    icon=ft.Icons.IMAGE)]))
     else:
         rows += [ident("share-image", ft.Image(src=png, width=360, fit=ft.BoxFit.CONTAIN),
-                       "Picture of the final score"),
+                       app._("Picture of the final score")),
                  ft.Row([
-                     button("Share picture", handler(on_picture_share, app, game),
+                     button(app._("Share picture"), handler(on_picture_share, app, game),
                             expand=True, ident_="share-picture-send", icon=ft.Icons.SHARE),
-                     button("Save picture", handler(on_picture_save, app, game),
+                     button(app._("Save picture"), handler(on_picture_save, app, game),
                             primary=False, expand=True, ident_="share-picture-save",
                             icon=ft.Icons.SAVE_ALT)], spacing=6)]
     rows += [
-        text("BG Stats: opens its import dialog with this play (players, clans as roles, "
-             "Influence as scores, winner, length).", SMALL, color=MUTED),
+        text(app._("BG Stats: opens its import dialog with this play (players, clans as roles, "
+                   "Influence as scores, winner, length)."), SMALL, color=MUTED),
         ft.Row([
-            with_action(button("Open in BG Stats", lambda e: None, primary=False, expand=True,
-                               ident_="share-bgstats", icon=ft.Icons.OPEN_IN_NEW),
+            with_action(button(app._("Open in BG Stats"), lambda e: None, primary=False,
+                               expand=True, ident_="share-bgstats", icon=ft.Icons.OPEN_IN_NEW),
                         lambda: ft.OpenUrl(link, target=ft.UrlTarget.BLANK)),
-            with_action(button("Copy its link", lambda e: None, primary=False, expand=True,
+            with_action(button(app._("Copy its link"), lambda e: None, primary=False, expand=True,
                                ident_="share-bgstats-copy", icon=ft.Icons.LINK),
                         lambda: ft.CopyToClipboard(link)),
         ], spacing=6),

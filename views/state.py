@@ -23,6 +23,7 @@ from companion.library.session import GameSession
 from companion.rules.catalogue import CatalogueError, shipped
 from companion.story.words import render as put_into_words
 from companion.table.hub import TableHub, new_device_token
+from models.message import Message
 from models.table import Referee
 from views.navigation import Navigation
 from views.screens import HOME, SCREENS, Route
@@ -34,7 +35,6 @@ if TYPE_CHECKING:  # the game's side, imported when a table opens
     from companion.table.access import TableView
     from companion.table.table import Table
     from models.catalogue import Catalogue
-    from models.message import Message
     from models.table import Role
 
 WIDE = 1000
@@ -163,6 +163,17 @@ class AppState(Navigation, TableActions):
         table = self.table
         names = [p.name for p in table.game.state.players] if table is not None else []
         return put_into_words(message, names, self.t)
+
+    def _(self, text: str, /, **args: Any) -> str:
+        """A screen's text in this device's language, its `{fields}` filled from `args`
+        (numbers written the language's way). The text is a literal English string (it is the
+        catalogue's msgid: `python tools/i18n.py extract` finds `app._("…")`)."""
+        return self.words(Message(key=text, args=args))
+
+    def n_(self, singular: str, plural: str, n: int, /, **args: Any) -> str:
+        """As `_`, choosing the form for the count `n` ("1 game", "2 games"; Polish has
+        three forms), available as `{n}`."""
+        return self.words(Message(key=singular, plural=plural, args={"n": n, **args}))
 
     def undo_news(self) -> str | None:
         """"The referee took back: …" in this device's language while the game stands where

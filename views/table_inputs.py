@@ -11,7 +11,7 @@ import flet as ft
 
 from companion.rules.legal import Legal
 from models.cards import ClanCard
-from models.common import location_name
+from models.message import place
 from models.table import Seat
 from views.card_picker import picked, picker, taken_for
 from views.state import AppState
@@ -41,8 +41,9 @@ def on_cards_name(app: AppState, uids: list[str]) -> None:
         clan = s.players[owner].clan if owner is not None else None
         identity = picked(app, clan, sels.setdefault(uid, {}))
         if isinstance(identity, str):
-            who = s.players[owner].name if owner is not None else "A"
-            app.fail(f"{who}'s face-down card: {identity}.")
+            app.fail(app._("{name}'s face-down card: {problem}.", name=s.players[owner].name,
+                           problem=identity) if owner is not None else
+                     app._("A's face-down card: {problem}.", problem=identity))
             return
         assert isinstance(identity, ClanCard)
         named[uid] = identity.model_dump()
@@ -61,31 +62,40 @@ def on_take_back_enter(app: AppState, player: int, amount: int) -> None:
     app.table_call(app.table.take_back, player, amount)
 
 
+def _revealed(app: AppState, name: str, choice: str) -> str:
+    """A revealed choice: 'Ann: Stay'."""
+    if choice == "stay":
+        return app._("{name}: Stay", name=name)
+    if choice == "withdraw":
+        return app._("{name}: Withdraw", name=name)
+    return f"{name}: {choice.capitalize()}"
+
+
 def choice_panel(app: AppState) -> list[ft.Control]:
     """The secret Stay/Withdraw: the count, and buttons for the players this device enters."""
     tv = app.view
     if tv is None or tv.withdraw is None:
         return []
     w, s = tv.withdraw, app.game.state
-    where = location_name(w.location)
     if w.revealed is not None:
-        lines = [text(f"{s.players[p].name}: {c.capitalize()}", 18, bold=True,
+        lines = [text(_revealed(app, s.players[p].name, c), 18, bold=True,
                       ident_=f"revealed-{p}") for p, c in w.revealed.items()]
-        return [card(heading(f"Revealed at {where}", 20), *lines, ident_="revealed")]
+        return [card(heading(app._("Revealed at {place}", place=place(w.location)), 20),
+                     *lines, ident_="revealed")]
     out: list[ft.Control] = [card(
-        text(f"{w.chosen} of {w.of} have chosen", 24, bold=True, color=GOLD,
-             ident_="chosen-count"),
-        text("Choices stay secret on every screen until the last one is in; then all are "
-             "shown together (§8.1).", 15, color=MUTED))]
+        text(app._("{chosen} of {total} have chosen", chosen=w.chosen, total=w.of), 24,
+             bold=True, color=GOLD, ident_="chosen-count"),
+        text(app._("Choices stay secret on every screen until the last one is in; then all "
+                   "are shown together (§8.1)."), 15, color=MUTED))]
     me = tv.role.player if isinstance(tv.role, Seat) else None
     for p in tv.allowed.choose:
         mine = w.mine if p == me else None
-        label = "Your token: Stay or Withdraw?" if p == me else \
-            f"{s.players[p].name} (no phone: enter what they chose)"
+        label = app._("Your token: Stay or Withdraw?") if p == me else \
+            app._("{name} (no phone: enter what they chose)", name=s.players[p].name)
         out.append(card(text(label, 18, bold=True), wrap(
-            button("Stay", lambda e, p=p: on_choice_pick(app, p, "stay"), primary=False,
+            button(app._("Stay"), lambda e, p=p: on_choice_pick(app, p, "stay"), primary=False,
                    selected=mine == "stay", ident_=f"choose-stay-{p}"),
-            button("Withdraw", lambda e, p=p: on_choice_pick(app, p, "withdraw"),
+            button(app._("Withdraw"), lambda e, p=p: on_choice_pick(app, p, "withdraw"),
                    primary=False, selected=mine == "withdraw", ident_=f"choose-withdraw-{p}")),
             color=SURFACE_HI))
     return out
@@ -101,13 +111,15 @@ def naming_panel(app: AppState) -> list[ft.Control]:
     owner_of = {u: p for p, us in tv.naming.needed.items() for u in us}
     mine = [u for u in tv.allowed.name_cards
             if u not in tv.naming.named and owner_of.get(u) not in seated]
-    rows: list[ft.Control] = [heading("Face-down cards turning up", 20)]
+    rows: list[ft.Control] = [heading(app._("Face-down cards turning up"), 20)]
     for owner, uids in tv.naming.needed.items():
         done = sum(1 for u in uids if u in tv.naming.named)
-        line: list[ft.Control] = [text(f"{s.players[owner].name}: {done} of {len(uids)} named",
+        line: list[ft.Control] = [text(app._("{name}: {done} of {total} named",
+                                             name=s.players[owner].name, done=done,
+                                             total=len(uids)),
                                        16, color=MUTED, ident_=f"named-{owner}")]
         if done and app.is_referee:  # a wrong name is corrected without undoing anything
-            line.append(button(f"Clear {s.players[owner].name}'s names",
+            line.append(button(app._("Clear {name}'s names", name=s.players[owner].name),
                                lambda e, p=owner: on_entry_clear(app, p), primary=False,
                                ident_=f"clear-{owner}"))
         rows.append(wrap(*line))
@@ -120,13 +132,14 @@ def naming_panel(app: AppState) -> list[ft.Control]:
             # (or being picked) for another of their face-down cards (§2).
             named_here = [c.key() for u, c in tv.naming.named.items() if u in uids and u != uid]
             taken = [*taken_for(tv.legal, owner, sels, uid), *(key for key in named_here if key)]
-            rows.append(card(text(f"{s.players[owner].name}'s face-down card"
-                                  + (f" #{k}" if len(uids) > 1 else "") + ": which is it?",
-                                  17, bold=True),
+            name = s.players[owner].name
+            ask = app._("{name}'s face-down card #{k}: which is it?", name=name, k=k) \
+                if len(uids) > 1 else app._("{name}'s face-down card: which is it?", name=name)
+            rows.append(card(text(ask, 17, bold=True),
                              *picker(app, s.players[owner].clan, sels.setdefault(uid, {}),
                                      f"name-{uid}", taken=taken), color=SURFACE_HI))
     if mine:
-        rows.append(button("These are the cards", lambda e: on_cards_name(app, mine),
+        rows.append(button(app._("These are the cards"), lambda e: on_cards_name(app, mine),
                            ident_="name-ok"))
     return [card(*rows, ident_="naming")]
 
@@ -137,21 +150,24 @@ def take_back_panel(app: AppState) -> list[ft.Control]:
     if tv is None or tv.take_back is None:
         return []
     s = app.game.state
-    rows: list[ft.Control] = [heading("Taking Blood back", 20)]
+    rows: list[ft.Control] = [heading(app._("Taking Blood back"), 20)]
     for p, most in tv.take_back.most.items():
         got = tv.take_back.entered.get(p)
-        said = f"takes back {got}" if got is not None else "has not said yet"
-        line: list[ft.Control] = [text(f"{s.players[p].name} ({most} at most): {said}", 16,
-                                       ident_=f"took-{p}")]
+        name = s.players[p].name
+        said = app._("{name} ({most} at most): takes back {n}", name=name, most=most, n=got) \
+            if got is not None else \
+            app._("{name} ({most} at most): has not said yet", name=name, most=most)
+        line: list[ft.Control] = [text(said, 16, ident_=f"took-{p}")]
         if got is not None and app.is_referee:
-            line.append(button(f"Clear {s.players[p].name}'s amount",
+            line.append(button(app._("Clear {name}'s amount", name=name),
                                lambda e, p=p: on_entry_clear(app, p), primary=False,
                                ident_=f"clear-{p}"))
         rows.append(wrap(*line))
     for p, most in tv.allowed.take_back.items():
         if app.is_referee and any(x.player == p and x.taken for x in tv.seats):
             continue  # they say it on their own phone
-        rows.append(card(text(f"{s.players[p].name}: how much Blood back?", 17, bold=True),
+        rows.append(card(text(app._("{name}: how much Blood back?", name=s.players[p].name), 17,
+                              bold=True),
                          wrap(*[button(str(n), lambda e, p=p, n=n: on_take_back_enter(app, p, n),
                                        primary=False,
                                        selected=tv.take_back.entered.get(p) == n, width=64,

@@ -148,7 +148,7 @@ def button_style(bg: str, fg: str, border: ft.BorderSide, *, ring: str = RING,
         icon_color={off: DIM_TEXT, rest: fg},
         side={focus: ft.BorderSide(3, ring), off: ft.BorderSide(1, DIM_LINE), rest: border},
         elevation={off: 0, rest: 1}, shape=ft.RoundedRectangleBorder(radius=10),
-        padding=padding or ft.Padding.symmetric(horizontal=14, vertical=14),
+        padding=padding or ft.Padding.symmetric(horizontal=14, vertical=12),
         visual_density=ft.VisualDensity.STANDARD,
         text_style=ft.TextStyle(size=17, weight=ft.FontWeight.W_600))
 
@@ -158,11 +158,13 @@ def button(label: str, on_click: Handler | None, *, primary: bool = True,
            ident_: str | None = None, icon: ft.IconData | None = None,
            width: int | None = None, spoken: str | None = None) -> ft.Control:
     """A large button; its height grows with its label (which wraps between words at any text
-    size). `selected` marks a chosen option of a group (gold, a check mark, and the selected
-    state told to screen readers: colour is never the only cue). `spoken`: what a screen
-    reader says when the label needs its context ("Stay: Ann" for a "Stay" beside Ann's
-    name). A button that cannot be tapped now (`disabled`, or no handler) is drawn flat and
-    dim, never like a live one: its label, or a line right beside it, says why."""
+    size). `width` is the least width of a short label's button (a digit chip): it grows
+    with larger text instead of cutting the label. `selected` marks a chosen option of a
+    group (gold, a check mark, and the selected state told to screen readers: colour is never
+    the only cue). `spoken`: what a screen reader says when the label needs its context
+    ("Stay: Ann" for a "Stay" beside Ann's name). A button that cannot be tapped now
+    (`disabled`, or no handler) is drawn flat and dim, never like a live one: its label, or a
+    line right beside it, says why."""
     expand = expand or None  # False would make a flex child: an error inside a wrapping row
     if selected and icon is None:
         icon = ft.Icons.CHECK
@@ -172,6 +174,10 @@ def button(label: str, on_click: Handler | None, *, primary: bool = True,
         style = button_style(BLOOD, TEXT, ft.BorderSide(0, BLOOD))
     else:
         style = button_style(SURFACE_HI, TEXT, ft.BorderSide(1, LINE))
+    if width is not None:  # a least width: side padding that makes it, at the usual size
+        est = 10 * len(label) + (26 if icon is not None else 0)
+        style.padding = ft.Padding.symmetric(horizontal=max(8, (width - est) / 2), vertical=12)
+        width = None
     content: str | ft.Control = label
     if spoken or selected:
         said = spoken or label

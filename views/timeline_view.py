@@ -4,6 +4,7 @@ import flet as ft
 
 from companion.rules.game import Game
 from companion.story.review import TimelineGroup, timeline
+from models.message import N_
 from views.state import AppState
 from views.theme import GOLD, MUTED, SURFACE, SURFACE_HI, TEXT, button, ident, text, wrap
 
@@ -17,11 +18,11 @@ def review_draft(app: AppState) -> dict:
 
 
 def groups_of(app: AppState, game: Game) -> list[TimelineGroup]:
-    """The timeline, computed once per opened game."""
+    """The timeline in the device's language, computed once per opened game (and language)."""
     d = review_draft(app)
-    key = (game.header.game_id, len(game.actions))
+    key = (game.header.game_id, len(game.actions), app.lang)
     if d.get("timeline_key") != key:
-        d["timeline_key"], d["timeline"] = key, timeline(game)
+        d["timeline_key"], d["timeline"] = key, timeline(game, app.t)
     return d["timeline"]
 
 
@@ -33,8 +34,8 @@ def _part(g: TimelineGroup) -> str:
     return str(g.round)
 
 
-PART_NAMES = {"all": "All", "setup": "Setup", "1": "Round 1", "2": "Round 2", "3": "Round 3",
-              "end": "End"}
+PART_NAMES = {"all": N_("All"), "setup": N_("Setup"), "1": N_("Round 1"), "2": N_("Round 2"),
+              "3": N_("Round 3"), "end": N_("End")}
 
 
 def on_part_pick(app: AppState, part: str) -> None:
@@ -66,10 +67,11 @@ def timeline_view(app: AppState, game: Game) -> list[ft.Control]:
     if d["round"] not in parts:
         d["round"] = "all"
     out: list[ft.Control] = [
-        wrap(*[button(PART_NAMES[p], lambda e, p=p: on_part_pick(app, p), primary=False,
+        wrap(*[button(app._(PART_NAMES[p]), lambda e, p=p: on_part_pick(app, p), primary=False,
                       selected=d["round"] == p, ident_=f"tl-part-{p}") for p in parts],
              spacing=6),
-        text("Tap a line to see the table as it stood right after it.", 15, color=MUTED),
+        text(app._("Tap a line to see the table as it stood right after it."), 15,
+             color=MUTED),
     ]
     shown_round = None
     for gi, g in enumerate(groups):
@@ -78,7 +80,8 @@ def timeline_view(app: AppState, game: Game) -> list[ft.Control]:
         if d["round"] == "all" and g.round != shown_round and g.round and g.phase != "game_over":
             shown_round = g.round
             out.append(ident(f"tl-round-{g.round}", ft.Text(
-                f"Round {g.round}", size=22, weight=ft.FontWeight.BOLD, color=GOLD)))
+                app._("Round {round}", round=g.round), size=22, weight=ft.FontWeight.BOLD,
+                color=GOLD)))
         rows: list[ft.Control] = [text(g.title, 17, bold=True, color=GOLD,
                                        ident_=f"tl-group-{gi}")]
         rows += [_entry_row(app, e.action, e.text, f"tl-{gi}-{k}")

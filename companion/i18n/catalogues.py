@@ -42,8 +42,8 @@ SOURCES = ("companion", "models", "views")
 """The packages whose code is read for texts."""
 CARD_FILE = "companion/data/catalogue.json"
 CARD_SECTIONS = ("clan_cards", "allies", "relics", "location_cards")
-KEYWORDS = {"msg": None, "msgn": (1, 2), "_": None, "gettext": None, "ngettext": (1, 2),
-            "pgettext": ((1, "c"), 2), "N_": None}
+KEYWORDS = {"msg": None, "msgn": (1, 2), "_": None, "n_": (1, 2), "gettext": None,
+            "ngettext": (1, 2), "pgettext": ((1, "c"), 2), "N_": None}
 """The calls whose literal arguments are catalogue texts (Babel's keyword specs)."""
 POT = LOCALE_DIR / "messages.pot"
 TRANSLATED = tuple(lang for lang in LANGUAGES if lang != SOURCE)
@@ -227,6 +227,10 @@ def glossary(lang: str) -> list[dict[str, Any]]:
     return list(doc["terms"])
 
 
+GAME_TITLES = ("Blood Feud",)
+"""Names of games, which a translation may keep as they are though they hold a game term."""
+
+
 def term_problems(lang: str, catalog: Catalog) -> list[str]:
     """Translations that do not use the glossary's word for a game term their English names
     (the longest English term first: "Location card" is not also "Location")."""
@@ -238,6 +242,8 @@ def term_problems(lang: str, catalog: Catalog) -> list[str]:
         if not m.id or not complete(m):
             continue
         english = " / ".join(m.id) if m.pluralizable else m.id
+        for title in GAME_TITLES:  # a game's name is not its terms ("Blood Feud")
+            english = english.replace(title, " ")
         strings = m.string if m.pluralizable else (m.string,)
         for form, entry in terms:
             word = re.compile(rf"(?<!\w){re.escape(form)}(?!\w)")

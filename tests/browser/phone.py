@@ -28,7 +28,15 @@ MEASURE = """() => {
   const rect = s => { const e = document.querySelector(
       `flt-semantics-host [flt-semantics-identifier="${s}"]`);
     return e ? e.getBoundingClientRect() : null; };
-  const content = rect('content'), h = window.innerHeight;
+  let content = rect('content');
+  const h = window.innerHeight;
+  if (!content) {  // screens drawn without the id (older versions): the largest scroll view
+    for (const e of document.querySelectorAll('flt-semantics-host flt-semantics')) {
+      if (!(e.getAttribute('style') || '').includes('scrollbar-width')) continue;
+      const r = e.getBoundingClientRect();
+      if (!content || r.width * r.height > content.width * content.height) content = r;
+    }
+  }
   if (!content) return {top: h, bottom: 0, content: 0, height: h};
   return {top: Math.round(content.top), bottom: Math.round(h - content.bottom),
           content: Math.round(content.height), height: h};
@@ -47,7 +55,8 @@ CONTROLS = """() => {
     const inside = c && c.contains(e);
     const top = inside ? v.top : 0, bottom = inside ? v.bottom : window.innerHeight;
     const shown = Math.min(r.bottom, bottom) - Math.max(r.top, top);
-    out[id] = {inside: !!inside, seen: r.height > 0 && shown >= Math.min(r.height, bottom - top) - 1};
+    out[id] = {inside: !!inside, y: Math.round(r.top),
+               seen: r.height > 0 && shown >= Math.min(r.height, bottom - top) - 1};
   }
   return out;
 }"""
@@ -72,7 +81,7 @@ class Phone(UI):
         self.page.set_viewport_size(viewport)
         self.page.evaluate(TEXT_SIZE, font)
         self.size_name = size_name
-        self.page.wait_for_timeout(450)
+        self.page.wait_for_timeout(300)
 
     def referee(self, table_id: str) -> None:
         """Open a table's join page inside the app and take the referee's role there."""
@@ -95,7 +104,7 @@ class Phone(UI):
             return
         self.page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
         self.page.mouse.wheel(0, dy)
-        self.page.wait_for_timeout(160)
+        self.page.wait_for_timeout(120)
 
     def sweep(self) -> tuple[set[str], set[str]]:
         """Scroll the content from top to bottom as a person would (most of a screen at a
@@ -105,13 +114,14 @@ class Phone(UI):
         seen: set[str] = set()
         met: set[str] = set()
         last: dict = {}
-        for _ in range(40):
+        for _ in range(60):
             now = self.page.evaluate(CONTROLS)
             met |= set(now)
             seen |= {i for i, c in now.items() if c["seen"]}
-            if now == last:
+            where = {i: c["y"] for i, c in now.items() if c["inside"]}
+            if where == last:  # nothing moved: the bottom
                 break
-            last = now
+            last = where
             self.scroll_content(0.7 * height)
         self.scroll_content(-20_000)
         return seen, met - seen

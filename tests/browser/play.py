@@ -148,10 +148,8 @@ class Referee:
             pick(ui, "face-down")
         else:
             pick_card(ui, "plan-card", 2 + k)
-        if ui.has("blood-1"):
-            pick(ui, "blood-1")
         self.plays += 1
-        act(ui, "play")
+        act(ui, "play-1" if ui.has("play-1") else "play")  # Play +1 Blood when the Pool allows
 
     def resolve_due(self, on: list[str]) -> None:
         """Apply the first effect that can be resolved now (or skip one that cannot apply)."""

@@ -39,6 +39,8 @@ def start_game(ui: UI, names: list[str], clans: list[str]) -> None:
             pick(ui, "add-player")
         ui.fill(f"name-{i}", name)
     ui.shot("02-new-game")
+    # Create game is enabled once 3 names reached the server (until then it says so)
+    ui.wait_text("create-game", "Create game")
     ui.tap("create-game")
     ui.wait("first-0")
     ui.shot("03-first-player")

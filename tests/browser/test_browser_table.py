@@ -111,8 +111,7 @@ def test_four_phones_play_their_own_turns_seen_everywhere(browser, tmp_path: Pat
                     assert not other.has("play") and not other.has("loc-pick-1")
             ui.tap("loc-pick-1")
             ui.tap("face-down")
-            ui.tap("blood-1")
-            ui.tap("play")
+            ui.tap("play-1")  # Play, with 1 Blood
             # 6 Blood - 1 (face down) - 1 (on the Position): every device shows 4 at once
             tablet.wait_text(f"board-blood-{turn}", "4")
             for j, other in enumerate(phones):

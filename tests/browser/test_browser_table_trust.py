@@ -80,10 +80,10 @@ def test_a_phone_back_from_a_long_offline_plays_exactly_what_it_shows(browser,
         starts(ann, "seat-state", "Your turn")  # Bo and Cy played meanwhile: Ann's turn again
         ann.tap("loc-pick-2")
         ann.tap("face-down")
-        ann.tap("blood-1")
-        ann.wait_text("play", "Play face down at Location #2 + 1 Blood")  # what it will do
+        # what Play +1 will do, in words (the label a screen reader reads: "+1" on screen)
+        ann.wait_text("play-1", "Play face down at Location #2 with 1 Blood")
         ann.shot("81-phone-back-online")
-        ann.tap("play")
+        ann.tap("play-1")
         # 5 Blood - 1 (face down) - 1 (on the Position): played as shown, seen everywhere
         tablet.wait_text("board-blood-0", "3")
         ann.wait_text("my-blood", "3")
