@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 import flet as ft
 
+from views.locations_panel import ENGLISH_WORDS, EnglishWords
 from views.state import AppState
 from views.theme import (
     GOLD,
@@ -57,13 +58,14 @@ def on_search_change(app: AppState, draft: dict, query: str) -> None:
 
 def pick_list(app: AppState, options: list[Option], selected: str | None,
               on_pick: Callable[[str], None], prefix: str, draft: dict,
-              label: str = "Search", *, searched: bool = False) -> list[ft.Control]:
+              label: str | None = None, *, searched: bool = False) -> list[ft.Control]:
     """Rows to tap, the chosen one lit; a search box above a long list. Ids: `<prefix>-<key>`
     for the rows, `<prefix>-search` for the box. `searched`: the caller already chose
     `options` by the box's words (`draft["q"]`), e.g. a page of stored games; the box always
     shows."""
     out: list[ft.Control] = []
     shown = options
+    label = app._("Search") if label is None else label
     if searched or len(options) > SEARCH_FROM:
         query = str(draft.get("q") or "")
         box = ft.TextField(label=label, value=query, text_size=18, prefix_icon=ft.Icons.SEARCH,
@@ -75,23 +77,28 @@ def pick_list(app: AppState, options: list[Option], selected: str | None,
         shown = options if searched else [
             o for o in options if all(w in f"{o.title} {o.detail or ''}".lower() for w in words)]
         if not shown:
-            out.append(text(f"Nothing matches \"{query.strip()}\".", 16, color=MUTED))
+            out.append(text(app._("Nothing matches \"{query}\".", query=query.strip()), 16,
+                            color=MUTED))
     out += [tap_row(o.title, lambda e, k=o.key: on_pick(k), f"{prefix}-{o.key}",
                     detail=o.detail, selected=o.key == selected) for o in shown]
     return out
 
 
 def tiles(options: list[tuple[str, str, str]], selected: str | None,
-          on_pick: Callable[[str], None], prefix: str) -> ft.ResponsiveRow:
+          on_pick: Callable[[str], None], prefix: str, *,
+          app: AppState | EnglishWords | None = None) -> ft.ResponsiveRow:
     """Tiles of a bold word over a short line (e.g. "#1" over the Ally there), two to a row on
     a phone (room for a whole name), more on a wider screen; each is one button, its words
-    read once; ids `<prefix>-<key>`."""
+    read once; ids `<prefix>-<key>` (a screen reader's words in `app`'s language, English
+    without one)."""
+    app = ENGLISH_WORDS if app is None else app
     out = []
     for key, top, bottom in options:
         chosen = key == selected
         fg = ON_GOLD if chosen else TEXT
         head: list[ft.Control] = [ft.Text(top, size=17, weight=ft.FontWeight.BOLD, color=fg,
-                                          semantics_label=f"{top}, selected" if chosen
+                                          semantics_label=app._("{option}, selected", option=top)
+                                          if chosen
                                           else None)]
         if chosen:
             head.insert(0, ft.Icon(ft.Icons.CHECK, color=fg, size=20))

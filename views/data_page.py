@@ -388,7 +388,7 @@ def _games_card(app: AppState) -> ft.Control:
     search = d.setdefault("game-search", {})
     query = str(search.get("q") or "").strip() or None
     try:
-        games = app.library.store.list_games(limit=GAMES_SHOWN, query=query)
+        games = app.library.list_games(limit=GAMES_SHOWN, query=query)
     except Exception:  # noqa: BLE001 - a broken index must not hide the rest of the page
         games = []
     options = [Option(g["game_id"], ", ".join(g.get("players") or []) or g["game_id"],
@@ -439,7 +439,7 @@ def data_view(app: AppState) -> list[ft.Control]:
     app.on_file_chosen = on_file_result  # a file chosen in the picker comes here
     d = _draft(app)
     try:
-        games = app.library.store.count_games()
+        games = app.library.count_games()
     except Exception:  # noqa: BLE001 - a broken index must not hide the restore
         games = 0
     cards = len(app.library.export_catalogue()) - 1

@@ -4,7 +4,7 @@
 import flet as ft
 
 from companion.rules.legal import Legal
-from models.common import location_name
+from models.message import N_, place
 from views.choice import chips
 from views.state import AppState
 from views.theme import (
@@ -23,11 +23,13 @@ from views.theme import (
 )
 
 ACTIONS = [
-    ("gain_blood", "Gain Blood"), ("lose_blood", "Lose Blood"), ("spend_blood", "Spend Blood"),
-    ("steal_blood", "Steal Blood"), ("gain_influence", "Gain Influence"),
-    ("lose_influence", "Lose Influence"), ("power", "Change a card's Power"),
-    ("halve_printed_power", "Halve a card's printed Power"),
-    ("withdraw", "Withdraw from this Location"), ("restore_card", "Restore a drained card"),
+    ("gain_blood", N_("Gain Blood")), ("lose_blood", N_("Lose Blood")),
+    ("spend_blood", N_("Spend Blood")), ("steal_blood", N_("Steal Blood")),
+    ("gain_influence", N_("Gain Influence")), ("lose_influence", N_("Lose Influence")),
+    ("power", N_("Change a card's Power")),
+    ("halve_printed_power", N_("Halve a card's printed Power")),
+    ("withdraw", N_("Withdraw from this Location")),
+    ("restore_card", N_("Restore a drained card")),
 ]
 NO_AMOUNT = {"halve_printed_power", "withdraw", "restore_card"}
 NOBODY = "-"
@@ -48,11 +50,12 @@ def due_main(app: AppState, legal: Legal) -> ft.Control | None:
     item = legal.due[first]
     who = app.game.state.players[item.owner].name
     if item.can_accept:
-        spare = " (teammate spared)" if item.teammate_choice else ""
-        return main(button(f"Apply {who}'s {item.label}{spare}",
+        label = app._("Apply {name}'s {card} (teammate spared)", name=who, card=item.label) \
+            if item.teammate_choice else app._("Apply {name}'s {card}", name=who, card=item.label)
+        return main(button(label,
                            lambda e: on_due_resolve(app, item.uid, True),
                            ident_=f"due-{first}-apply"))
-    return main(button(f"Skip {who}'s {item.label}: it cannot apply",
+    return main(button(app._("Skip {name}'s {card}: it cannot apply", name=who, card=item.label),
                        lambda e: on_due_resolve(app, item.uid, False),
                        ident_=f"due-{first}-decline"))
 
@@ -66,36 +69,38 @@ def due_panel(app: AppState, legal: Legal, *, pinned: bool = True) -> list[ft.Co
     s = app.game.state
     main_uid = next((d.uid for d in legal.due if d.uid in legal.next_due), None) \
         if pinned else None
-    rows: list[ft.Control] = [heading("Card effects due now", 18)]
+    rows: list[ft.Control] = [heading(app._("Card effects due now"), 18)]
     for i, item in enumerate(legal.due):
         uid = item.uid
         now = uid in legal.next_due
         buttons: list[ft.Control] = []
         if now and item.can_accept and uid != main_uid:
-            spare = " (teammate spared)" if item.teammate_choice else ""
-            buttons.append(button(f"Apply{spare}",
+            buttons.append(button(app._("Apply (teammate spared)") if item.teammate_choice
+                                  else app._("Apply"),
                                   lambda e, uid=uid: on_due_resolve(app, uid, True),
                                   ident_=f"due-{i}-apply"))
         if now and item.can_accept and item.teammate_choice:
-            buttons.append(button("Apply to the teammate too",
+            buttons.append(button(app._("Apply to the teammate too"),
                                   lambda e, uid=uid: on_due_resolve(app, uid, True, True),
                                   primary=False, ident_=f"due-{i}-apply-all"))
         if now and item.optional and item.can_accept:
-            buttons.append(button("Decline", lambda e, uid=uid: on_due_resolve(app, uid, False),
+            buttons.append(button(app._("Decline"),
+                                  lambda e, uid=uid: on_due_resolve(app, uid, False),
                                   primary=False, ident_=f"due-{i}-decline"))
         if now and not item.can_accept and uid != main_uid:
-            buttons.append(button("It cannot apply: skip it",
+            buttons.append(button(app._("It cannot apply: skip it"),
                                   lambda e, uid=uid: on_due_resolve(app, uid, False),
                                   primary=False, ident_=f"due-{i}-decline"))
         if not now:
-            buttons.append(text("Waits for the effects listed before it.", 16, color=MUTED))
-        if uid == main_uid:
-            buttons.append(text("Apply it with the button below." if item.can_accept else
-                                "Half of the Pool is 0 Blood: it cannot apply (§14).", 16,
+            buttons.append(text(app._("Waits for the effects listed before it."), 16,
                                 color=MUTED))
-        rows.append(card(text(f"{s.players[item.owner].name}: {item.label}", 17, bold=True,
-                              color=GOLD),
-                         text(item.text, 16, color=MUTED),
+        if uid == main_uid:
+            buttons.append(text(app._("Apply it with the button below.") if item.can_accept
+                                else app._("Half of the Pool is 0 Blood: it cannot apply (§14)."),
+                                16, color=MUTED))
+        rows.append(card(text(app._("{name}: {card}", name=s.players[item.owner].name,
+                                    card=item.label), 17, bold=True, color=GOLD),
+                         text(app._(item.text), 16, color=MUTED),
                          wrap(*buttons), color=SURFACE_HI, ident_=f"due-{i}"))
     return [card(*rows)]
 
@@ -138,11 +143,11 @@ def on_effect_set(app: AppState, key: str, value: str, rerender: bool = True) ->
 def _effect_missing(app: AppState, d: dict) -> str | None:
     """What the effect needs before it can be applied, for its button (None: ready)."""
     if d["player"] is None:
-        return "Choose to whom"
+        return app._("Choose to whom")
     if d["action"] not in NO_AMOUNT and to_int(d["amount"]) is None:
-        return "Type the amount (a whole number)"
+        return app._("Type the amount (a whole number)")
     if d["action"] in ("power", "halve_printed_power", "restore_card") and not d["card"]:
-        return "Choose the card"
+        return app._("Choose the card")
     return None
 
 
@@ -151,7 +156,7 @@ def on_effect_apply(app: AppState) -> None:
     d = _form(app)
     d["tried"] = True
     if (why := _effect_missing(app, d)) is not None:
-        app.fail(f"Effect: {why[:1].lower()}{why[1:]}.")
+        app.fail(app._("Effect: {reason}.", reason=f"{why[:1].lower()}{why[1:]}"))
         return
     cmd: dict = {"type": "apply_effect", "action": d["action"], "player": int(d["player"]),
                  "reason": d["reason"].strip()}
@@ -171,7 +176,7 @@ def _card_options(app: AppState, action: str, seat: int) -> list[tuple[str, str]
     loc = s.location
     if loc is None:
         return []
-    return [(c.uid, c.card.label() if c.face_up and c.card else "face-down card")
+    return [(c.uid, c.card.label() if c.face_up and c.card else app._("face-down card"))
             for c in loc.positions[seat].cards]
 
 
@@ -192,46 +197,51 @@ def effect_form(app: AppState, *, pinned: bool = False) -> list[ft.Control]:
     until the effect is complete."""
     d = _form(app)
     if not d["open"]:
-        return [button("Apply an effect by hand", lambda e: on_effect_toggle(app),
+        return [button(app._("Apply an effect by hand"), lambda e: on_effect_toggle(app),
                        primary=False, ident_="effect-open", icon=ft.Icons.EDIT)]
     s = app.game.state
     players = [(str(i), p.name) for i, p in enumerate(s.players) if not p.eliminated]
     parts: list[ft.Control] = [
-        heading("Apply an effect by hand", 18),
-        text("For a card or Relic the app does not apply by itself.", 16, color=MUTED),
-        text("What happens?", 16, bold=True),
-        chips(ACTIONS, d["action"], lambda v: on_effect_set(app, "action", v),
-              "effect-action", about="What happens"),
-        text("To whom?", 16, bold=True),
+        heading(app._("Apply an effect by hand"), 18),
+        text(app._("For a card or Relic the app does not apply by itself."), 16, color=MUTED),
+        text(app._("What happens?"), 16, bold=True),
+        chips([(key, app._(label)) for key, label in ACTIONS], d["action"],
+              lambda v: on_effect_set(app, "action", v), "effect-action",
+              about=app._("What happens")),
+        text(app._("To whom?"), 16, bold=True),
         chips(players, d["player"], lambda v: on_effect_set(app, "player", v),
-              "effect-player", about="To whom"),
-        text("Whose effect is it? (the thief, or who causes a Frenzy)", 16, bold=True),
-        chips([(NOBODY, "nobody / the table"), *players], d["by"],
-              lambda v: on_effect_set(app, "by", v), "effect-by", about="Whose effect"),
+              "effect-player", about=app._("To whom")),
+        text(app._("Whose effect is it? (the thief, or who causes a Frenzy)"), 16, bold=True),
+        chips([(NOBODY, app._("nobody / the table")), *players], d["by"],
+              lambda v: on_effect_set(app, "by", v), "effect-by", about=app._("Whose effect")),
     ]
     if d["action"] not in NO_AMOUNT:
-        label = "Power change (+/-)" if d["action"] == "power" else "Amount"
+        label = app._("Power change (+/-)") if d["action"] == "power" else app._("Amount")
         parts.append(field(label, d["amount"],
                            lambda v: on_effect_set(app, "amount", v, rerender=False),
                            numeric=True, width=200, ident_="effect-amount"))
     if d["action"] in ("power", "halve_printed_power", "restore_card") and d["player"]:
         opts = _card_options(app, d["action"], int(d["player"]))
-        where = "drained cards" if d["action"] == "restore_card" else (
-            f"cards at {location_name(s.location.id)}" if s.location else "cards")
-        parts += ([text("Which card?", 16, bold=True),
+        if d["action"] == "restore_card":
+            none = app._("No drained cards for this player.")
+        elif s.location:
+            none = app._("No cards at {place} for this player.", place=place(s.location.id))
+        else:
+            none = app._("No cards for this player.")
+        parts += ([text(app._("Which card?"), 16, bold=True),
                    chips(opts, d["card"], lambda v: on_effect_set(app, "card", v),
-                         "effect-card", about="Which card")]
-                  if opts else [text(f"No {where} for this player.", 16, color=MUTED)])
-    parts.append(field("Reason (card name)", d["reason"],
+                         "effect-card", about=app._("Which card"))]
+                  if opts else [text(none, 16, color=MUTED)])
+    parts.append(field(app._("Reason (card name)"), d["reason"],
                        lambda v: on_effect_set(app, "reason", v, rerender=False),
                        ident_="effect-reason"))
     why = _effect_missing(app, d)
-    apply = button(why or "Apply effect", (lambda e: on_effect_apply(app)) if why is None
+    apply = button(why or app._("Apply effect"), (lambda e: on_effect_apply(app)) if why is None
                    else None, ident_="effect-apply")
-    close = button("Close", lambda e: on_effect_toggle(app), primary=False,
+    close = button(app._("Close"), lambda e: on_effect_toggle(app), primary=False,
                    ident_="effect-close")
     parts.append(close if pinned else wrap(apply, close))
     if app.error and d.get("tried") and not pinned:
-        parts.append(error_box(app.error, "effect-error"))
+        parts.append(error_box(app.error, "effect-error", app=app))
     form = card(*parts, ident_="effect-form")
     return [form, main(apply)] if pinned else [form]

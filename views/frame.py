@@ -18,9 +18,9 @@ import math
 
 import flet as ft
 
-from companion.story.words import title
-from models.common import location_name
+from models.message import place, term
 from models.state import GameState
+from views.locations_panel import ENGLISH_WORDS, EnglishWords
 from views.state import AppState
 from views.theme import (
     BG,
@@ -54,17 +54,18 @@ def status_line(app: AppState) -> str:
         from views.planning import actor_line  # a game's screens only
 
         return actor_line(app, app.legal())
-    return where_line(s)
+    return where_line(s, app)
 
 
-def where_line(s: GameState) -> str:
-    """Round, phase and step (a seat's subtitle: never another player's numbers)."""
-    parts = [f"Round {s.round}"] if s.round else []
+def where_line(s: GameState, app: AppState | EnglishWords | None = None) -> str:
+    """Round, phase and step (a seat's subtitle: never another player's numbers), in `app`'s
+    language (English without one)."""
+    app = ENGLISH_WORDS if app is None else app
     if s.phase == "resolution" and s.location is not None and s.step:
-        parts.append(f"{location_name(s.location.id)} · {title(s.step)}")
+        where = app._("{place} · {step}", place=place(s.location.id), step=term(s.step))
     else:
-        parts.append(title(s.phase))
-    return " · ".join(parts)
+        where = app._("{phase}", phase=term(s.phase))
+    return app._("Round {n} · {where}", n=s.round, where=where) if s.round else where
 
 
 def _frame_draft(app: AppState) -> dict:
@@ -108,7 +109,7 @@ def _title_bar(app: AppState, title: str, subtitle: str | None,
     size = 44 if compact else TOUCH
     row: list[ft.Control] = []
     if back:
-        row.append(icon_button("back", ft.Icons.ARROW_BACK, "Back",
+        row.append(icon_button("back", ft.Icons.ARROW_BACK, app._("Back"),
                                lambda e: on_back_click(app), size=size))
     if prompt and compact:  # a phone on its side: one row, what happens now in it
         head: list[ft.Control] = [_prompt(app, prompt[0], SMALL, opened, width - 3 * size)]
@@ -128,7 +129,7 @@ def _title_bar(app: AppState, title: str, subtitle: str | None,
 
         row.append(help_button(app, prompt[1], size))
     if home:
-        row.append(icon_button("home", ft.Icons.HOME, "Home", lambda e: on_home_click(app),
+        row.append(icon_button("home", ft.Icons.HOME, app._("Home"), lambda e: on_home_click(app),
                                size=size))
     bar: list[ft.Control] = [ft.Row(row, spacing=4,
                                     vertical_alignment=ft.CrossAxisAlignment.CENTER)]
@@ -182,12 +183,17 @@ def save_banner(app: AppState) -> ft.Control | None:
     if svc is None or not svc.unsaved:
         return None
     lines = [
-        ft.Text(f"Not saved yet: {svc.save_error or 'the disk refused it'}", size=16,
+        ft.Text(app._("Not saved yet: {reason}",
+                      reason=svc.save_error or app._("the disk refused it")), size=16,
                 color=TEXT, weight=ft.FontWeight.BOLD),
-        ft.Text(f"The last {len(svc.unsaved)} action(s) are on the table here but not on disk. "
-                "Keep the app open: they are saved, in order, as soon as the disk accepts "
-                "them (tried again every few seconds, or tap Retry).", size=SMALL, color=TEXT),
-        button("Retry saving", lambda e: on_retry_click(app), ident_="retry-save",
+        ft.Text(app.n_("The last {n} action is on the table here but not on disk. Keep the app "
+                       "open: it is saved as soon as the disk accepts it (tried again every "
+                       "few seconds, or tap Retry).",
+                       "The last {n} actions are on the table here but not on disk. Keep the "
+                       "app open: they are saved, in order, as soon as the disk accepts them "
+                       "(tried again every few seconds, or tap Retry).", len(svc.unsaved)),
+                size=SMALL, color=TEXT),
+        button(app._("Retry saving"), lambda e: on_retry_click(app), ident_="retry-save",
                icon=ft.Icons.SAVE),
     ]
     return ident("save-problem", ft.Container(
@@ -234,7 +240,9 @@ def refusal(app: AppState) -> str | None:
     seen = repr({k: v for k, v in app.drafts.items() if k != "frame"})
     d = _frame_draft(app)
     said = d.get("refused")
-    if said is None or said[0] != app.error:
+    # A refusal given again is a new text object (messages are formatted anew): shown anew,
+    # even when it reads the same as the one before.
+    if said is None or said[0] is not app.error:
         d["refused"] = (app.error, seen)
     elif said[1] != seen:  # the input changed since: the refusal no longer applies
         app.error = None
@@ -263,7 +271,7 @@ def news(app: AppState) -> list[ft.Control]:
     if banner := save_banner(app):
         out.append(banner)
     if refused := refusal(app):
-        out.append(error_box(refused))
+        out.append(error_box(refused, app=app))
     if not app.notice:
         return out
     if _game_news(app):
@@ -298,7 +306,7 @@ def _news_box(app: AppState, shown: list[str], rest: int, more: bool) -> ft.Cont
     if more:
         lines.append(_more_link(app, rest))
     return ident("notice", ft.Container(
-        content=ft.Column([ft.Text("Just happened", size=SMALL, color=MUTED), *lines],
+        content=ft.Column([ft.Text(app._("Just happened"), size=SMALL, color=MUTED), *lines],
                           spacing=3),
         bgcolor=NEWS_BG, border=ft.Border.all(1, GOLD), border_radius=10,
         padding=ft.Padding.symmetric(horizontal=12, vertical=8)))
@@ -306,17 +314,32 @@ def _news_box(app: AppState, shown: list[str], rest: int, more: bool) -> ft.Cont
 
 def _more_link(app: AppState, rest: int) -> ft.Control:
     return ident("notice-more", ft.TextButton(
-        f"…and {rest} more: read them in the Log", on_click=lambda e: on_news_more(app),
+        app.n_("…and {n} more: read them in the Log", "…and {n} more: read them in the Log",
+               rest), on_click=lambda e: on_news_more(app),
         style=ft.ButtonStyle(color=GOLD, text_style=ft.TextStyle(size=SMALL))))
 
 
 def undo_line(app: AppState) -> str:
     """'Undo takes back #12: Ann plays…' (what the Undo button would take back)."""
-    from companion.story.review import headline  # a game's screens only
+    g = app.game
+    last = _last_headline(app) if g.actions else app._("nothing yet")
+    return app._("Undo takes back #{number}: {action}", number=str(len(g.actions)), action=last)
+
+
+def _last_headline(app: AppState) -> str:
+    """The last action's first sentence (or what its command did), in the device's
+    language."""
+    from companion.story import narrator_commands  # a game's screens only
+    from companion.story.review import headline, told
 
     g = app.game
-    last = headline(g) if g.actions else "nothing yet"
-    return f"Undo takes back #{len(g.actions)}: {last}"
+    if app.t.english:
+        return headline(g)
+    said = told(g, -1, app.t)
+    if said:
+        return said[0]
+    return app.words(narrator_commands.headline(g.state_at(len(g.actions) - 1),
+                                                g.actions[-1].command, g.state))
 
 
 def news_line(app: AppState) -> ft.Control:
@@ -332,25 +355,24 @@ def news_line(app: AppState) -> ft.Control:
 
 def _news_line(app: AppState, opened: bool, drained: bool) -> ft.Control:
     g = app.game
-    from companion.story.review import headline  # a game's screens only
-
-    first = headline(g) if g.actions else app.notice[0]
+    first = _last_headline(app) if g.actions else app.notice[0]
     head = ident("undo-hint", ft.Text(
-        f"Just happened #{len(g.actions)}: {first}", size=SMALL, color=TEXT,
+        app._("Just happened #{number}: {action}", number=str(len(g.actions)), action=first),
+        size=SMALL, color=TEXT,
         weight=ft.FontWeight.W_600, max_lines=None if opened else 1,
         overflow=ft.TextOverflow.CLIP if opened else ft.TextOverflow.ELLIPSIS))
     row: list[ft.Control] = [
         ft.Container(content=ft.Row([ft.Container(head, expand=True), ft.Icon(
             ft.Icons.EXPAND_LESS if opened else ft.Icons.EXPAND_MORE, color=GOLD, size=22,
-            semantics_label="Show less" if opened else "Show all")], spacing=2),
+            semantics_label=app._("Show less") if opened else app._("Show all"))], spacing=2),
             on_click=lambda e: on_news_toggle(app), ink=True, expand=True,
             padding=ft.Padding.only(left=10, right=4, top=6, bottom=6), border_radius=8)]
     if drained and g.can_undo():
         row.append(ident("toast-undo", ft.TextButton(
-            "Undo", on_click=lambda e: on_news_undo(app), height=TOUCH,
+            app._("Undo"), on_click=lambda e: on_news_undo(app), height=TOUCH,
             style=ft.ButtonStyle(color=GOLD, text_style=ft.TextStyle(
                 size=SMALL, weight=ft.FontWeight.BOLD)))))
-    row.append(icon_button("notice-close", ft.Icons.CLOSE, "Close the news",
+    row.append(icon_button("notice-close", ft.Icons.CLOSE, app._("Close the news"),
                            lambda e: on_news_close(app), color=MUTED, size=44))
     parts: list[ft.Control] = [ft.Row(row, spacing=0,
                                       vertical_alignment=ft.CrossAxisAlignment.CENTER)]
@@ -411,11 +433,13 @@ def undo_bar(app: AppState, mains: list[ft.Control] | None = None) -> ft.Control
 
 
 def _nav(label: str, icon: ft.IconData, handler, ident_: str, spoken: str, *,
-         selected: bool = False, expand: bool = False) -> ft.Control:
+         selected: bool = False, expand: bool = False, app: AppState | None = None
+         ) -> ft.Control:
     """A bar button: its word only (four fit a 320-px phone in one row), its icon when the
     bar is beside the main button on a phone lying on its side."""
     b = button(label, handler, primary=False, selected=selected, ident_=ident_,
-               icon=icon if expand and not selected else None, spoken=spoken, expand=expand)
+               icon=icon if expand and not selected else None, spoken=spoken, expand=expand,
+               app=app)
     if not expand:  # four to a row: on a 320-px phone, and at 200 % text on a 390-px one
         style = b.content.style
         style.padding = ft.Padding.symmetric(horizontal=8, vertical=12.5)  # 44 px high
@@ -426,17 +450,21 @@ def _nav(label: str, icon: ft.IconData, handler, ident_: str, spoken: str, *,
 def _undo_buttons(app: AppState, expand: bool) -> list[ft.Control]:
     g = app.game
     return [
-        _nav("Undo", ft.Icons.UNDO, (lambda e: on_undo_click(app)) if g.can_undo() else None,
-             "undo", "Undo the last action" if g.can_undo() else "Undo: nothing to take back",
+        _nav(app._("Undo"), ft.Icons.UNDO,
+             (lambda e: on_undo_click(app)) if g.can_undo() else None, "undo",
+             app._("Undo the last action") if g.can_undo() else
+             app._("Undo: nothing to take back"), expand=expand),
+        _nav(app._("Redo"), ft.Icons.REDO,
+             (lambda e: on_redo_click(app)) if g.can_redo() else None, "redo",
+             app._("Redo") if g.can_redo() else app._("Redo: nothing was taken back"),
              expand=expand),
-        _nav("Redo", ft.Icons.REDO, (lambda e: on_redo_click(app)) if g.can_redo() else None,
-             "redo", "Redo" if g.can_redo() else "Redo: nothing was taken back",
-             expand=expand),
-        _nav("Table", ft.Icons.TABLE_CHART_OUTLINED, lambda e: on_view_toggle(app, "table"),
-             "nav-table", "Table: every player and Location", selected=app.screen == "table",
-             expand=expand),
-        _nav("Log", ft.Icons.HISTORY, lambda e: on_view_toggle(app, "log"), "nav-log",
-             "Log: every action", selected=app.screen == "log", expand=expand),
+        _nav(app._("Table"), ft.Icons.TABLE_CHART_OUTLINED,
+             lambda e: on_view_toggle(app, "table"), "nav-table",
+             app._("Table: every player and Location"), selected=app.screen == "table",
+             expand=expand, app=app),
+        _nav(app._("Log"), ft.Icons.HISTORY, lambda e: on_view_toggle(app, "log"), "nav-log",
+             app._("Log: every action"), selected=app.screen == "log", expand=expand,
+             app=app),
     ]
 
 

@@ -50,13 +50,13 @@ def game_view(app: AppState) -> list[ft.Control]:
     where = ""
     if app.screen == "table":
         body = dashboard_view(app)
-        title = "Table"
+        title = app._("Table")
     elif app.screen == "log":
         body = log_view(app)
-        title = "Action log"
+        title = app._("Action log")
     elif legal.phase == "game_over" and g.scoreboard is not None:
-        body = [*scoreboard_view(g.scoreboard), *share_panel(app, g), *scoreboard_actions(app)]
-        title = "Final score"
+        body = [*scoreboard_view(g.scoreboard, app), *share_panel(app, g), *scoreboard_actions(app)]
+        title = app._("Final score")
     else:
         body = PHASE_VIEWS[legal.phase](app, legal)
         title = "Vendetta"

@@ -16,11 +16,12 @@ def hand_building_view(app: AppState, legal: Legal) -> list[ft.Control]:
     """What each player does now; the app never asks what is in a hand."""
     keep = legal.hand_cards
     draw = keep + 1
-    lines = [f"Each player draws {draw} cards from their clan deck, keeps {keep} and puts the "
-             "other at the bottom of the deck.", "Hands stay secret: the app never asks."]
+    lines = [app._("Each player draws {draw} cards from their clan deck, keeps {keep} and puts "
+                   "the other at the bottom of the deck.", draw=draw, keep=keep),
+             app._("Hands stay secret: the app never asks.")]
     if keep == 2:
-        lines.insert(1, "3-player game, round 1: draw 3, keep 2.")
-    return [card(heading(f"Round {app.game.state.round}: Hand Building", 19),
+        lines.insert(1, app._("3-player game, round 1: draw 3, keep 2."))
+    return [card(heading(app._("Round {n}: Hand Building", n=app.game.state.round), 19),
                  *[text(line, 17) for line in lines[:1]],
                  *[text(line, 16, color=MUTED) for line in lines[1:]]),
-            main(button("Hands are ready", lambda e: on_hands_done(app), ident_="hands-ok"))]
+            main(button(app._("Hands are ready"), lambda e: on_hands_done(app), ident_="hands-ok"))]

@@ -3,6 +3,7 @@
 import flet as ft
 
 from companion.rules.reference import help_for
+from models.message import term
 from views.state import AppState
 from views.theme import GOLD, TOUCH, icon_button
 
@@ -15,6 +16,7 @@ def on_help_click(app: AppState, key: str) -> None:
 
 def help_button(app: AppState, key: str, size: int = TOUCH) -> ft.Control:
     """A '?' button (48 px) naming the section it opens."""
-    title = help_for(key).title
-    return icon_button("help", ft.Icons.HELP_OUTLINE, f"Rules: {title}",
+    # the rules reference is in English; another language names the phase or step itself
+    title = help_for(key).title if app.t.english else term(key)
+    return icon_button("help", ft.Icons.HELP_OUTLINE, app._("Rules: {title}", title=title),
                        lambda e: on_help_click(app, key), color=GOLD, size=size)

@@ -1,7 +1,9 @@
 """A stored Heritage game's score pad: the round count, the end-of-game entries of each player
 (VP per battleground, the bloodline's vampires, missions claimed), the totals, ranks and
 winner with every tie settled as §H5 says (the primogen draw entered when it is needed), and
-two small calculators for battlegrounds in play. Each confirmed entry is one undoable save."""
+small calculators for what is in play (the mission claimant, The War of the Princes, The
+Inquisition, Sabbat Wars, the first player after a round on a morality board). Each confirmed
+entry is one undoable save."""
 
 from __future__ import annotations
 
@@ -10,12 +12,23 @@ from typing import Any
 import flet as ft
 from pydantic import ValidationError
 
-from companion.heritage.battlegrounds import inquisition, sabbat_wars, sabbat_wars_allegiances
+from companion.heritage.battlegrounds import (
+    MissionVampire,
+    first_player_after_round,
+    inquisition,
+    mission_claimant,
+    sabbat_wars,
+    sabbat_wars_allegiances,
+    war_of_the_princes,
+)
 from companion.heritage.errors import HeritageError
 from companion.heritage.models import (
     ARCHETYPES,
+    BEAST_WITHIN,
     INQUISITION,
+    RISE_OF_HUMANITY,
     SABBAT_WARS,
+    WAR_OF_THE_PRINCES,
     HeritageGame,
     PrimogenDraw,
 )
@@ -312,6 +325,92 @@ def on_sabbat_click(app: AppState, players: int) -> None:
     app.render()
 
 
+def on_calc_pick(app: AppState, key: str, value: str | None) -> None:
+    """A choice in a calculator (the central space's faction, who holds the marker)."""
+    app.draft("heritage-calc")[key] = value
+    app.render()
+
+
+def on_claimant_click(app: AppState, names: list[str]) -> None:
+    """Who claims a mission: most symbols outside torpor, then the clan leader twice, then
+    the primogen draw (§H7)."""
+    c = app.draft("heritage-calc")
+    try:
+        bloodlines = {}
+        for i, name in enumerate(names):
+            total = whole(app, c.get(f"mis_{i}"), app._("{name}, symbols", name=name))
+            leader = whole(app, c.get(f"mis_{i}_lead"),
+                            app._("{name}, clan leader's symbols", name=name))
+            if leader > total:
+                raise ValueError(app._("{name}: the clan leader's {leader} symbols are part of "
+                                       "the {total} counted; enter at most {total}.",
+                                       name=name, leader=leader, total=total))
+            bloodlines[name] = [MissionVampire(symbols=total - leader),
+                                MissionVampire(symbols=leader, clan_leader=True)]
+        out = mission_claimant(bloodlines)
+    except (ValidationError, ValueError) as err:
+        c["mis"] = app._("Refused: {reason}", reason=refusal(app, err))
+    else:
+        c["mis"] = app._("Nobody shows the symbol: nobody claims the mission (§H7).") \
+            if out.decided_by == "nobody" else \
+            app._("{name} claims the mission: the most symbols (§H7).", name=out.claimant) \
+            if out.decided_by == "most" else \
+            app._("{name} claims the mission: tied, and the clan leader counted twice "
+                  "settles it (§H7).", name=out.claimant) \
+            if out.decided_by == "clan_leader_twice" else \
+            app._("Still tied with the clan leader counted twice: {names} make the primogen "
+                  "draw (§H7, §H6).", names=", ".join(out.needs_draw))
+    app.render()
+
+
+def on_faction_add(app: AppState) -> None:
+    """One more faction on The War of the Princes."""
+    c = app.draft("heritage-calc")
+    c["wop_n"] = c.get("wop_n", 2) + 1
+    app.render()
+
+
+def on_princes_click(app: AppState) -> None:
+    """The War of the Princes: most courts, the central space worth two; ties share (§H8.2)."""
+    c = app.draft("heritage-calc")
+    try:
+        courts = {str(k + 1): whole(app, c.get(f"wop_{k}"),
+                                    app._("Courts of faction {n}", n=k + 1))
+                  for k in range(c.get("wop_n", 2))}
+        out = war_of_the_princes(courts, c.get("wop_central"), {})
+    except ValueError as err:
+        c["wop"] = app._("Refused: {reason}", reason=refusal(app, err))
+    else:
+        said = ", ".join(out.winners)
+        c["wop"] = app._("No faction holds a court: nobody wins (§H8.2).") \
+            if not out.winners else \
+            app._("Faction {n} wins: each vampire of its attribute scores 2 VP (§H8.2).",
+                  n=said) if len(out.winners) == 1 else \
+            app._("Shared victory of factions {names}: each vampire of their attributes "
+                  "scores 2 VP (§H8.2).", names=said)
+    app.render()
+
+
+def on_first_player_click(app: AppState, ground: str, slug: str, names: list[str]) -> None:
+    """The first player after a round on a morality board; a tie moves nothing (§H9)."""
+    c = app.draft("heritage-calc")
+    try:
+        current = c.get(f"{slug}_cur")
+        if current not in names:
+            raise ValueError(app._("Tap who holds the first player marker now."))
+        positions = {name: whole(app, c.get(f"{slug}_{i}"),
+                                 app._("{name}, space", name=name), least=None)
+                     for i, name in enumerate(names)}
+        out = first_player_after_round(ground, positions, current)
+    except ValueError as err:
+        c[slug] = app._("Refused: {reason}", reason=refusal(app, err))
+    else:
+        c[slug] = app._("{name} takes the first player marker (§H9).",
+                        name=out.first_player) if out.moved else \
+            app._("The marker stays with {name} (§H9).", name=out.first_player)
+    app.render()
+
+
 # --- drawing ------------------------------------------------------------------------------
 
 
@@ -461,10 +560,95 @@ def _player(app: AppState, pad: PadGame, game: HeritageGame, i: int) -> ft.Contr
     return card(*rows, ident_=f"her-player-{i}")
 
 
+def _result_line(c: dict[str, Any], key: str, identifier: str) -> list[ft.Control]:
+    """A calculator's answer, once asked."""
+    return [text(c[key], 16, ident_=identifier)] if c.get(key) else []
+
+
+def _claimant(app: AppState, game: HeritageGame) -> ft.Control:
+    """Who claims a mission (§H7): each player's symbols outside torpor, and how many of
+    them the clan leader shows."""
+    c = app.draft("heritage-calc")
+    names = game.setup.names
+    rows: list[ft.Control] = [
+        heading(app._("Who claims a mission?"), 18),
+        text(app._("For one mission: each player's symbols outside torpor, and how many of "
+                   "them their clan leader shows (§H7)."), SMALL, color=MUTED)]
+    for i, name in enumerate(names):
+        rows.append(ft.Row([
+            number_field(app._("{name}: symbols", name=name), c.get(f"mis_{i}", ""),
+                         lambda v, i=i: on_calc_change(app, f"mis_{i}", v), f"her-mis-{i}"),
+            number_field(app._("of them, clan leader"), c.get(f"mis_{i}_lead", ""),
+                         lambda v, i=i: on_calc_change(app, f"mis_{i}_lead", v),
+                         f"her-mis-{i}-lead")], spacing=6))
+    rows += [button(app._("Who claims it?"), lambda e: on_claimant_click(app, names),
+                    primary=False, ident_="her-mis-go"), *_result_line(c, "mis", "her-mis-result")]
+    return card(*rows)
+
+
+def _princes(app: AppState) -> ft.Control:
+    """The War of the Princes (§H8.2): courts per faction, the central space worth two."""
+    c = app.draft("heritage-calc")
+    n = c.get("wop_n", 2)
+    central = c.get("wop_central")
+    return card(
+        heading(app._("The War of the Princes: who wins?"), 18),
+        text(app._("Courts each faction holds, the central space apart: it counts two "
+                   "(§H8.2)."), SMALL, color=MUTED),
+        wrap(*[ft.Container(number_field(app._("Faction {n}", n=k + 1), c.get(f"wop_{k}", ""),
+                                         lambda v, k=k: on_calc_change(app, f"wop_{k}", v),
+                                         f"her-wop-{k}"), width=110) for k in range(n)],
+             button(app._("Add a faction"), lambda e: on_faction_add(app), primary=False,
+                    icon=ft.Icons.ADD, ident_="her-wop-add"), spacing=6),
+        text(app._("Central space held by"), SMALL, color=MUTED),
+        wrap(button(app._("Nobody"), lambda e: on_calc_pick(app, "wop_central", None),
+                    primary=False, selected=central is None, ident_="her-wop-central-none"),
+             *[button(app._("Faction {n}", n=k + 1),
+                      lambda e, k=k: on_calc_pick(app, "wop_central", str(k + 1)),
+                      primary=False, selected=central == str(k + 1),
+                      ident_=f"her-wop-central-{k}") for k in range(n)], spacing=6),
+        button(app._("Who wins?"), lambda e: on_princes_click(app), primary=False,
+               ident_="her-wop-go"), *_result_line(c, "wop", "her-wop-result"))
+
+
+def _first_player(app: AppState, game: HeritageGame, ground: str, slug: str) -> ft.Control:
+    """The first player after a round on a morality board (§H9)."""
+    c = app.draft("heritage-calc")
+    names = game.setup.names
+    rule = app._("Highest token takes the first player marker; a tie moves nothing (§H9).") \
+        if ground == BEAST_WITHIN else \
+        app._("Lowest token takes the first player marker; a tie moves nothing (§H9).")
+    return card(
+        heading(app._("{battleground}: first player next round", battleground=ground), 18),
+        text(rule, SMALL, color=MUTED),
+        wrap(*[ft.Container(number_field(app._("{name}: space", name=name),
+                                         c.get(f"{slug}_{i}", ""),
+                                         lambda v, i=i: on_calc_change(app, f"{slug}_{i}", v),
+                                         f"her-{slug}-{i}", signed=True), width=150)
+               for i, name in enumerate(names)], spacing=6),
+        text(app._("Holds the marker now"), SMALL, color=MUTED),
+        wrap(*[button(name, lambda e, name=name: on_calc_pick(app, f"{slug}_cur", name),
+                      primary=False, selected=c.get(f"{slug}_cur") == name,
+                      ident_=f"her-{slug}-cur-{i}") for i, name in enumerate(names)],
+             spacing=6),
+        button(app._("Who starts?"), lambda e: on_first_player_click(app, ground, slug, names),
+               primary=False, ident_=f"her-{slug}-go"),
+        *_result_line(c, slug, f"her-{slug}-result"))
+
+
 def _calculators(app: AppState, game: HeritageGame) -> list[ft.Control]:
-    """The Inquisition and Sabbat Wars helpers, for those in play."""
+    """The helpers for what is in play: the mission claimant (missions in play), The War of
+    the Princes, The Inquisition, Sabbat Wars and the morality boards' first player."""
     c = app.draft("heritage-calc")
     out: list[ft.Control] = []
+    grounds = game.setup.battlegrounds
+    if game.setup.missions:
+        out.append(_claimant(app, game))
+    if WAR_OF_THE_PRINCES in grounds:
+        out.append(_princes(app))
+    for ground, slug in ((BEAST_WITHIN, "beast"), (RISE_OF_HUMANITY, "rise")):
+        if ground in grounds:
+            out.append(_first_player(app, game, ground, slug))
     if INQUISITION in game.setup.battlegrounds:
         out.append(card(
             heading(app._("The Inquisition: who wins?"), 18),

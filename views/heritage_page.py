@@ -246,10 +246,21 @@ def _missions(app: AppState, d: dict) -> list[ft.Control]:
     ]
 
 
+def on_ledger_click(app: AppState) -> None:
+    """Open a new chronicle ledger's form (`views.heritage_ledger`)."""
+    app.drafts.pop("chronicle-new", None)
+    app.error = None
+    app.go("chronicle")
+
+
 def new_view(app: AppState) -> list[ft.Control]:
-    """The new-game form."""
+    """The new-game form, and the way to a chronicle ledger."""
     d = _draft(app)
-    body = [*_players(app, d), *_battlegrounds(app, d), *_missions(app, d),
+    ledger = card(text(app._("Playing a chronicle? Keep its 21 chapters, eras, obligations and "
+                             "aftermath in a ledger (§H10–§H14)."), 16, color=MUTED),
+                  button(app._("Start a chronicle ledger"), lambda e: on_ledger_click(app),
+                         primary=False, icon=ft.Icons.MENU_BOOK, ident_="her-ledger"))
+    body = [*_players(app, d), *_battlegrounds(app, d), *_missions(app, d), ledger,
             main(button(app._("Start the score pad"), lambda e: on_start_click(app),
                         ident_="her-start"))]
     return frame(app, app._("New Heritage game"), body,

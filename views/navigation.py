@@ -48,8 +48,10 @@ class Navigation:
             return
         if route is None:
             self.navigate(self.landing())
-            self.error = f"There is no page at {address!r}; here is " + (
-                "Home." if self.host else "where you are at this table.")
+            self.error = (self._("There is no page at {address}; here is Home.",
+                                 address=repr(address)) if self.host
+                          else self._("There is no page at {address}; here is where you are "
+                                      "at this table.", address=repr(address)))
             self.render()
         elif route != self.route or self._enter(route) is not None:
             self.navigate(route)
@@ -107,11 +109,11 @@ class Navigation:
         if who == "host" and not self.host:
             if self.role is not None or route == HOME:
                 return ""
-            return "Only the host's device opens this page: join a table here."
+            return self._("Only the host's device opens this page: join a table here.")
         if who in ("table", "referee", "host_or_referee"):
             if self.table is None or self.role is None:
-                return ("No game is open at this table: start or resume one." if self.host
-                        else "Join the table first: pick a role.")
+                return (self._("No game is open at this table: start or resume one.")
+                        if self.host else self._("Join the table first: pick a role."))
             if who == "referee" and not self.is_referee:
                 return ""
             if who == "host_or_referee" and not (self.host or self.is_referee):
@@ -130,12 +132,12 @@ class Navigation:
         try:
             game = self.library.load_game(game_id)
         except KeyError:
-            return f"There is no stored game {game_id!r}."
+            return self._("There is no stored game {game}.", game=repr(game_id))
         except Exception as err:  # noqa: BLE001 - any load failure is shown, not raised
-            return f"This game could not be opened: {err}"
+            return self._("This game could not be opened: {error}", error=str(err))
         if game.header.game != "vendetta":  # a pad reviews on its own screen
-            return (f"This is a game of {KINDS[game.header.game].title}: open it from Home "
-                    "(its Review button).")
+            return self._("This is a game of {title}: open it from Home (its Review button).",
+                          title=KINDS[game.header.game].title)
         self.review = game
         self.review_at = len(self.review.actions)
         self.drafts.pop("review", None)
@@ -150,7 +152,8 @@ class Navigation:
                 section(section_id)
             except KeyError:
                 d["open"] = None
-                return f"There is no rules section {section_id!r}."
+                return self._("There is no rules section {section}.",
+                              section=repr(section_id))
         d["open"] = section_id
         return None
 
@@ -163,9 +166,11 @@ class Navigation:
         try:
             table = self.hub.get(table_id)
         except TableNotFound:
-            return f"There is no table {table_id!r} on this server: check the address."
+            return self._("There is no table {table} on this server: check the address.",
+                          table=repr(table_id))
         except Exception as err:  # noqa: BLE001 - any load failure is shown, not raised
-            return f"Table {table_id} could not be opened: {err}"
+            return self._("Table {table} could not be opened: {error}", table=table_id,
+                          error=str(err))
         self.set_table(table)
         return None
 

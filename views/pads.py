@@ -26,7 +26,8 @@ SINGULAR = {"players": N_("player {n}"), "teams": N_("team {n}"), "entries": N_(
             "bloodline": N_("vampire {n}"), "members": N_("member {n}"),
             "battlegrounds": N_("battleground {n}"), "missions": N_("mission {n}"),
             "proposals": N_("proposal {n}"), "ballots": N_("ballot {n}"),
-            "winners": N_("winner {n}"), "revotes": N_("revotes {n}")}
+            "winners": N_("winner {n}"), "revotes": N_("revotes {n}"),
+            "seats": N_("seat {n}"), "chapters": N_("chapter {n}")}
 """A list field's item, for naming the field of a refusal ("team 2, members")."""
 WORDS = {
     "battleground_vp": N_("VP"), "missions_claimed": N_("missions claimed"),
@@ -44,6 +45,8 @@ WORDS = {
     "team": N_("team"), "ballots": N_("ballots"), "revotes": N_("revotes"),
     "gameplay_ended": N_("gameplay ended"), "result": N_("result"), "winners": N_("winners"),
     "note": N_("note"), "format": N_("format"), "version": N_("version"),
+    "seats": N_("seats"), "vp": N_("VP"), "haven": N_("haven"), "titles": N_("titles"),
+    "era_points": N_("era points"), "youngest_to_oldest": N_("players"),
 }
 """The pads' field names said in words (others, e.g. a battleground's name, as they are)."""
 

@@ -5,7 +5,9 @@ main button that cannot act yet says what is missing."""
 import flet as ft
 
 from companion.rules.legal import Legal
-from models.common import STEPS, location_name
+from companion.story.words import title
+from models.common import STEPS
+from models.message import N_, place
 from views.card_picker import picked, picker, taken_for
 from views.effects import due_main, due_panel, effect_form
 from views.locations_panel import position_line
@@ -26,11 +28,11 @@ from views.theme import (
     wrap,
 )
 
-THROUGH_LABEL = {"preparation": "Compare Power and finish this Location",
-                 "conflict": "Compare Power and finish this Location",
-                 "aftermath": "Finish this Location"}
-STEP_LABEL = {"preparation": "Only this step: go to Conflict",
-              "conflict": "Only this step: compare Power, then Aftermath"}
+THROUGH_LABEL = {"preparation": N_("Compare Power and finish this Location"),
+                 "conflict": N_("Compare Power and finish this Location"),
+                 "aftermath": N_("Finish this Location")}
+STEP_LABEL = {"preparation": N_("Only this step: go to Conflict"),
+              "conflict": N_("Only this step: compare Power, then Aftermath")}
 
 
 def stepper(app: AppState, legal: Legal) -> ft.Control:
@@ -41,10 +43,16 @@ def stepper(app: AppState, legal: Legal) -> ft.Control:
     for step in STEPS:
         now = step == legal.step
         done = STEPS.index(step) < STEPS.index(legal.step) if legal.step else False
-        state = "now" if now else "done" if done else "to come"
-        label = ft.Text(step.capitalize(), size=SMALL, color=ON_GOLD if now else (
+        name = title(step, app.t)
+        if now:
+            said = app._("{step}: now", step=name)
+        elif done:
+            said = app._("{step}: done", step=name)
+        else:
+            said = app._("{step}: to come", step=name)
+        label = ft.Text(name, size=SMALL, color=ON_GOLD if now else (
             OK if done else MUTED), weight=ft.FontWeight.BOLD if now else None,
-            semantics_label=f"{step.capitalize()}: {state}")
+            semantics_label=said)
         content: ft.Control = (ft.Row([ft.Icon(ft.Icons.CHECK, size=16, color=OK), label],
                                       spacing=4, tight=True) if done else label)
         chips.append(ft.Container(
@@ -53,9 +61,10 @@ def stepper(app: AppState, legal: Legal) -> ft.Control:
             padding=ft.Padding.symmetric(horizontal=8, vertical=3)))
     loc = s.location
     assert loc is not None
-    ally = f" — {loc.ally.name}" if loc.ally else ""
-    return card(text(f"{location_name(loc.id)} ({s.location_index + 1} of {len(s.locations)})"
-                     f"{ally}", 18, bold=True),
+    facts = {"place": place(loc.id), "n": s.location_index + 1, "total": len(s.locations)}
+    head = app._("{place} ({n} of {total}) — {ally}", ally=loc.ally.name, **facts) \
+        if loc.ally else app._("{place} ({n} of {total})", **facts)
+    return card(text(head, 18, bold=True),
                 ft.Row(chips, wrap=True, spacing=4, run_spacing=4), ident_="stepper")
 
 
@@ -95,7 +104,8 @@ def _identities(app: AppState, cards: dict[int, list[str]], sels: dict) -> dict 
         for uid in uids:
             identity = picked(app, s.players[seat].clan, sels.setdefault(uid, {}))
             if isinstance(identity, str):
-                app.fail(f"{s.players[seat].name}'s face-down card: {identity}.")
+                app.fail(app._("{name}'s face-down card: {reason}.", name=s.players[seat].name,
+                               reason=identity))
                 return None
             out[uid] = identity.model_dump()
     return out
@@ -107,39 +117,43 @@ def withdraw_view(app: AppState, legal: Legal) -> list[ft.Control]:
     d = _wd(app)
     alone = len(legal.present) == 1
     rows: list[ft.Control] = [text(
-        f"Only {s.players[legal.present[0]].name} is here: Stay (the usual choice) or "
-        "Withdraw." if alone else "Everyone here chooses Stay or Withdraw in secret, then "
-        "all reveal together.", 16, color=MUTED)]
+        app._("Only {name} is here: Stay (the usual choice) or Withdraw.",
+              name=s.players[legal.present[0]].name) if alone else
+        app._("Everyone here chooses Stay or Withdraw in secret, then all reveal together."),
+        16, color=MUTED)]
     for seat in legal.present:
         leave = seat in d["out"]
-        line = position_line(s, s.location_index, seat) or s.players[seat].name
+        line = position_line(s, s.location_index, seat, app=app) or s.players[seat].name
         who, _, what = line.partition(": ")
         parts: list[ft.Control] = [
             text(who, 17, bold=True), text(what, 16, color=MUTED),
-            wrap(button("Stay", lambda e, seat=seat: on_withdraw_toggle(app, seat, False),
+            wrap(button(app._("Stay"), lambda e, seat=seat: on_withdraw_toggle(app, seat, False),
                         primary=False, selected=not leave, ident_=f"stay-{seat}",
-                        spoken=f"Stay: {who}"),
-                 button("Withdraw", lambda e, seat=seat: on_withdraw_toggle(app, seat, True),
+                        spoken=app._("Stay: {name}", name=who), app=app),
+                 button(app._("Withdraw"),
+                        lambda e, seat=seat: on_withdraw_toggle(app, seat, True),
                         primary=False, selected=leave, ident_=f"withdraw-{seat}",
-                        spoken=f"Withdraw: {who}"), spacing=6)]
+                        spoken=app._("Withdraw: {name}", name=who), app=app), spacing=6)]
         if leave:
             for uid in legal.face_down.get(seat, []):
-                parts += [text("Their face-down card turns up: which is it?", 16,
+                parts += [text(app._("Their face-down card turns up: which is it?"), 16,
                                color=MUTED),
                           *picker(app, s.players[seat].clan, d["reveal"].setdefault(uid, {}),
                                   f"wd-{uid}", taken_for(legal, seat, d["reveal"], uid))]
         rows.append(card(*parts, color=SURFACE_HI))
     if alone:
         who = s.players[legal.present[0]].name
-        label = f"{who} withdraws" if d["out"] else f"{who} stays: go on"
+        label = app._("{name} withdraws", name=who) if d["out"] else \
+            app._("{name} stays: go on", name=who)
+    elif not d["out"]:
+        label = app._("Reveal: everyone stays")
     else:
-        label = ("Reveal: everyone stays" if not d["out"] else
-                 "Reveal: " + ", ".join(s.players[p].name for p in d["out"]) + " withdraw"
-                 + ("s" if len(d["out"]) == 1 else ""))
+        label = app.n_("Reveal: {names} withdraws", "Reveal: {names} withdraw", len(d["out"]),
+                       names=", ".join(s.players[p].name for p in d["out"]))
     unnamed = _unnamed(app, {seat: legal.face_down.get(seat, []) for seat in d["out"]},
                        d["reveal"])
     if unnamed:
-        label = f"Name {unnamed}'s face-down card first"
+        label = app._("Name {name}'s face-down card first", name=unnamed)
     rows.append(main(button(label, (lambda e: on_withdraw_confirm(app, legal))
                             if not unnamed else None, ident_="withdraw-ok")))
     return rows
@@ -169,18 +183,21 @@ def revelation_view(app: AppState, legal: Legal) -> list[ft.Control]:
     """A card picker for each face-down card of the players who stayed."""
     s = app.game.state
     sels = app.draft("reveal")
-    rows: list[ft.Control] = [text("Turn every face-down card here face up and say what it "
-                                   "is.", 16, color=MUTED)]
+    rows: list[ft.Control] = [text(app._("Turn every face-down card here face up and say what "
+                                         "it is."), 16, color=MUTED)]
     for seat, uids in legal.face_down.items():
         for k, uid in enumerate(uids, start=1):
-            rows.append(card(text(f"{s.players[seat].name}'s face-down card"
-                                  + (f" #{k}" if len(uids) > 1 else ""), 17, bold=True),
+            name = s.players[seat].name
+            head = app._("{name}'s face-down card #{number}", name=name, number=str(k)) \
+                if len(uids) > 1 else app._("{name}'s face-down card", name=name)
+            rows.append(card(text(head, 17, bold=True),
                              *picker(app, s.players[seat].clan, sels.setdefault(uid, {}),
                                      f"rev-{uid}", taken_for(legal, seat, sels, uid)),
                              color=SURFACE_HI))
     unnamed = _unnamed(app, legal.face_down, sels)
-    rows.append(main(button(f"Name {unnamed}'s face-down card first" if unnamed else
-                            "The cards are face up", (lambda e: on_reveal_confirm(app, legal))
+    rows.append(main(button(app._("Name {name}'s face-down card first", name=unnamed)
+                            if unnamed else app._("The cards are face up"),
+                            (lambda e: on_reveal_confirm(app, legal))
                             if not unnamed else None, ident_="reveal-ok")))
     return rows
 
@@ -193,16 +210,18 @@ def on_continue_click(app: AppState, through: bool = True) -> None:
     app.play({"type": "next_step", "through": through})
 
 
-def _unknowns(legal: Legal) -> list[ft.Control]:
+def _unknowns(app: AppState, legal: Legal) -> list[ft.Control]:
     """Cards here whose effect the app applies not by itself: the referee's to apply."""
     out: list[ft.Control] = []
     if legal.by_hand:
-        out.append(text(f"Apply by hand now ({legal.step}): " + "; ".join(legal.by_hand), 17,
+        out.append(text(app._("Apply by hand now ({step}): {cards}",
+                              step=legal.step if app.t.english else title(legal.step, app.t),
+                              cards="; ".join(legal.by_hand)), 17,
                         color=GOLD, ident_="by-hand"))
     if legal.unknown_timing:
-        out.append(text("The app does not know what these cards do: "
-                        + "; ".join(legal.unknown_timing) + ". If one acts now, apply it by "
-                        "hand below, or go one step at a time.", 16, color=MUTED,
+        out.append(text(app._("The app does not know what these cards do: {cards}. If one acts "
+                              "now, apply it by hand below, or go one step at a time.",
+                              cards="; ".join(legal.unknown_timing)), 16, color=MUTED,
                         ident_="unknown-timing"))
     return out
 
@@ -211,26 +230,27 @@ def effects_step_view(app: AppState, legal: Legal) -> list[ft.Control]:
     """Due effects first, the Power table, effects by hand, and one tap to go on."""
     s = app.game.state
     assert s.location is not None and legal.step is not None
-    hint = {"preparation": "Preparation cards act now, in turn order.",
-            "conflict": "Conflict cards act now, then Power is compared.",
-            "aftermath": "Aftermath cards act now, in turn order."}[legal.step]
+    hint = {"preparation": app._("Preparation cards act now, in turn order."),
+            "conflict": app._("Conflict cards act now, then Power is compared."),
+            "aftermath": app._("Aftermath cards act now, in turn order.")}[legal.step]
     can_go = "next_step" in legal.commands
     by_hand = bool(app.draft("effect").get("open"))  # the form's Apply is the main button then
     step = [*due_panel(app, legal, pinned=not by_hand), text(hint, 16, color=MUTED),
-            *_unknowns(legal), *power_table(s, s.location)]
+            *_unknowns(app, legal), *power_table(s, s.location, app=app)]
     if by_hand:  # the form being filled heads the screen (which opens at its top)
         return [*effect_form(app, pinned=True),
                 # going on now would skip the effect being entered: say so, beside it
-                button(THROUGH_LABEL[legal.step], None, primary=False, ident_="continue"),
-                text("Apply the effect above, or close its form, before going on.", 16,
+                button(app._(THROUGH_LABEL[legal.step]), None, primary=False,
+                       ident_="continue"),
+                text(app._("Apply the effect above, or close its form, before going on."), 16,
                      color=MUTED, ident_="continue-why"), *step]
     out: list[ft.Control] = [*step, *effect_form(app)]
     if can_go and legal.step in STEP_LABEL and (legal.by_hand or legal.unknown_timing):
-        out.append(button(STEP_LABEL[legal.step], lambda e: on_continue_click(app, False),
+        out.append(button(app._(STEP_LABEL[legal.step]), lambda e: on_continue_click(app, False),
                           primary=False, ident_="one-step"))
     due = due_main(app, legal)
     out.append(due if due is not None else main(button(
-        THROUGH_LABEL[legal.step], (lambda e: on_continue_click(app)) if can_go else None,
+        app._(THROUGH_LABEL[legal.step]), (lambda e: on_continue_click(app)) if can_go else None,
         ident_="continue")))
     return out
 
@@ -253,16 +273,17 @@ def take_back_view(app: AppState, legal: Legal) -> list[ft.Control]:
     """Each player with Blood here may take back up to 3."""
     s = app.game.state
     chosen = app.draft("take_back")
-    rows: list[ft.Control] = [text("This Location's card lets every player take back up to 3 "
-                                   "of their Blood here.", 16, color=MUTED)]
+    rows: list[ft.Control] = [text(app._("This Location's card lets every player take back up "
+                                         "to 3 of their Blood here."), 16, color=MUTED)]
     for seat, most in (getattr(legal, "take_back", None) or {}).items():
         who = s.players[seat].name
         rows.append(card(text(who, 17, bold=True), wrap(*[
             button(str(n), lambda e, seat=seat, n=n: on_take_back_pick(app, seat, n),
                    primary=False, selected=chosen.get(seat, 0) == n, width=64,
-                   ident_=f"take-{seat}-{n}", spoken=f"{who} takes back {n} Blood")
+                   ident_=f"take-{seat}-{n}", app=app,
+                   spoken=app._("{name} takes back {n} Blood", name=who, n=n))
             for n in range(most + 1)]), color=SURFACE_HI))
-    rows.append(main(button("Done", lambda e: on_take_back_confirm(app),
+    rows.append(main(button(app._("Done"), lambda e: on_take_back_confirm(app),
                             ident_="take-back-ok")))
     return rows
 
@@ -274,7 +295,7 @@ def resolution_view(app: AppState, legal: Legal) -> list[ft.Control]:
 
     s = app.game.state
     first_step = legal.step == "withdraw"  # the first screen after a Location was resolved
-    head = outcomes_card(app.game, 1) if s.location_index and first_step else []
+    head = outcomes_card(app.game, 1, app=app) if s.location_index and first_step else []
     inputs = referee_inputs(app, legal)
     if inputs is not None:
         return [*head, stepper(app, legal), *inputs]

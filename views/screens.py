@@ -19,6 +19,7 @@ Every screen has an address, so Back (browser, Android, the title bar) and links
 | `/host` | the open table's join address, codes and seats (table mode) |
 | `/heritage`, `/heritage/<game_id>` | a new Heritage score pad, or a stored one |
 | `/bloodfeud`, `/bloodfeud/<game_id>` | a new Blood Feud session record, or a stored one |
+| `/chronicle`, `/chronicle/<game_id>` | a new Heritage chronicle ledger, or a stored one |
 
 The app draws its screens imperatively (`AppState.render` rebuilds the controls from the
 state, and Flet sends only what changed); Flet 1.0's `Router` works only inside declarative
@@ -72,6 +73,7 @@ SCREENS: dict[str, Screen] = {s.name: s for s in (
     Screen("heritage", "/heritage", "views.heritage_page:heritage_view", "host", "optional"),
     Screen("bloodfeud", "/bloodfeud", "views.bloodfeud_page:bloodfeud_view", "host",
            "optional"),
+    Screen("chronicle", "/chronicle", "views.heritage_ledger:ledger_view", "host", "optional"),
 )}
 """Every screen with an address, by name."""
 

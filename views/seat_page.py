@@ -6,14 +6,15 @@ may use (`companion.table.access`), with the same controls the referee has for t
 import flet as ft
 
 from companion.rules.legal import Legal
+from companion.story.narrator_parts import card_ref
 from companion.table.access import TableView
-from models.common import location_name
+from models.message import N_, place
 from models.state import PlayerState
 from views.dashboard import on_relic_use
 from views.effects import due_main, due_panel
 from views.frame import frame, where_line
 from views.language_picker import language_picker
-from views.locations_panel import position_line
+from views.locations_panel import ENGLISH_WORDS, EnglishWords, position_line
 from views.peek import peek_panel
 from views.planning import planning_view
 from views.setup_steps import setup_view
@@ -35,23 +36,30 @@ from views.theme import (
 TURN = {"play_card", "pass_turn", "drain", "pick_clan", "pick_relic"}
 
 HEADLINES = {
-    "turn": "Your turn", "choose": "Choose Stay or Withdraw", "name": "Name your face-down card",
-    "take_back": "Take Blood back?", "effect": "Your card effect", "none": "Nothing to do now",
+    "turn": N_("Your turn"), "choose": N_("Choose Stay or Withdraw"),
+    "name": N_("Name your face-down card"), "take_back": N_("Take Blood back?"),
+    "effect": N_("Your card effect"), "none": N_("Nothing to do now"),
 }
+"""The seat's headline for what it has to do (English; shown with `app._`)."""
 
 
-def by_hand(tv: TableView) -> tuple[str, str] | None:
+def by_hand(tv: TableView, app: AppState | EnglishWords | None = None) -> tuple[str, str] | None:
     """What the player does at the table now with their own cards while the app waits for the
-    referee (headline, what to do), or None: Hand Building (§6) and Feed (§4)."""
+    referee (headline, what to do), or None: Hand Building (§6) and Feed (§4); in `app`'s
+    language (English without one)."""
+    app = ENGLISH_WORDS if app is None else app
     s, me = tv.state, tv.role.player  # type: ignore[union-attr]
     if s.phase == "hand_building":
         draw, keep = (3, 2) if len(s.players) == 3 and s.round == 1 else (2, 1)
-        return ("Draw your cards", f"Draw {draw} from your Clan deck, keep {keep} in hand and "
-                f"put the other at the bottom of the deck. The referee ends Hand Building.")
+        return (app._("Draw your cards"),
+                app._("Draw {draw} from your Clan deck, keep {keep} in hand and put the other at "
+                      "the bottom of the deck. The referee ends Hand Building.", draw=draw,
+                      keep=keep))
     if s.phase == "feed" and not s.players[me].eliminated:
         feed = sum(c.card.feed for c in s.players[me].alliance if not c.drained)
-        return ("Feed", f"Take {feed} Blood from the Bank for your active Alliance cards "
-                "(the referee enters Feed).")
+        return (app._("Feed"),
+                app._("Take {feed} Blood from the Bank for your active Alliance cards (the "
+                      "referee enters Feed).", feed=feed))
     return None
 
 
@@ -93,9 +101,10 @@ def _mine(legal: Legal, view: TableView) -> Legal:
 
 def on_leave_click(app: AppState, name: str) -> None:
     """Give the seat up (another phone may claim it with the seat's code), once confirmed."""
-    app.ask(f"Leave {name}'s seat?", "This phone stops being your seat. You can take it "
-            "again with your seat's code; until then the referee enters for you.",
-            "Leave the seat", app.leave)
+    app.ask(app._("Leave {name}'s seat?", name=name),
+            app._("This phone stops being your seat. You can take it again with your seat's "
+                  "code; until then the referee enters for you."),
+            app._("Leave the seat"), app.leave)
 
 
 def seat_view(app: AppState) -> list[ft.Control]:
@@ -107,14 +116,15 @@ def seat_view(app: AppState) -> list[ft.Control]:
     p = s.players[me]
     now = to_do(tv)
     lit = now != "none"
-    headline = HEADLINES[now] + ("!" if app.cue and lit else "")
+    headline = app._(HEADLINES[now]) + ("!" if app.cue and lit else "")
     prompt = tv.allowed.prompt if lit else tv.prompt
-    hand = by_hand(tv) if not lit else None
+    hand = by_hand(tv, app) if not lit else None
     if hand is not None:
         headline, prompt = hand
     relic = "use_relic" in tv.allowed.commands
-    where = tuple(f"{location_name(s.locations[i].id)} — {line.split(': ', 1)[-1]}"
-                  for i in range(len(s.locations)) if (line := position_line(s, i, me)))
+    where = tuple(app._("{place} — {cards}", place=place(s.locations[i].id),
+                        cards=line.split(": ", 1)[-1])
+                  for i in range(len(s.locations)) if (line := position_line(s, i, me, app=app)))
     others = tuple((i, q.name, q.blood, q.influence, q.eliminated)
                    for i, q in enumerate(s.players) if i != me)
     # Each part is kept as it is on screen while it shows the same (another device's action
@@ -125,19 +135,22 @@ def seat_view(app: AppState) -> list[ft.Control]:
         app.memo("my-numbers", (me, p, relic), lambda: _numbers(app, me, p, relic))]
     body += _actions(app, tv, now)
     body.append(app.memo("my-cards", where, lambda: card(
-        heading("Where my cards lie", 18),
-        *[text(w, 16) for w in where] or [text("No card deployed.", 15, color=MUTED)],
+        heading(app._("Where my cards lie"), 18),
+        *[text(w, 16) for w in where] or [text(app._("No card deployed."), 15, color=MUTED)],
         ident_="my-cards")))
     body.append(app.memo("the-others", others, lambda: card(
-        heading("The others", 18),
-        *[text(f"{name}: {blood} Blood · {influence} Influence" + (" · OUT" if out else ""),
+        heading(app._("The others"), 18),
+        *[text(app._("{name}: {blood} Blood · {influence} Influence · OUT", name=name,
+                     blood=blood, influence=influence) if out
+               else app._("{name}: {blood} Blood · {influence} Influence", name=name,
+                          blood=blood, influence=influence),
                16, ident_=f"pool-{i}") for i, name, blood, influence, out in others],
         color=SURFACE_HI)))
     body.append(app.memo("leave", p.name, lambda: button(
-        "Leave this seat", lambda e: on_leave_click(app, p.name), primary=False,
+        app._("Leave this seat"), lambda e: on_leave_click(app, p.name), primary=False,
         ident_="leave")))
     body.append(ft.Row([language_picker(app)], alignment=ft.MainAxisAlignment.END))
-    return frame(app, f"{p.name}'s seat", body, subtitle=where_line(s))
+    return frame(app, app._("{name}'s seat", name=p.name), body, subtitle=where_line(s, app))
 
 
 def _banner(headline: str, prompt: str, lit: bool, cue: bool) -> ft.Control:
@@ -153,24 +166,29 @@ def _banner(headline: str, prompt: str, lit: bool, cue: bool) -> ft.Control:
 def _numbers(app: AppState, me: int, p: PlayerState, relic: bool) -> ft.Control:
     """This seat's Pool, Influence, Diablerie, hand size, Alliance and Relic."""
     stats = ft.Row([
-        _stat("Pool", p.blood, "#ff5a6e", "my-blood"),
-        _stat("Influence", p.influence, GOLD, "my-influence"),
-        _stat("Diablerie up/down", f"{p.diablerie_up}/{p.diablerie_down}", TEXT,
+        _stat(app._("Pool"), p.blood, "#ff5a6e", "my-blood"),
+        _stat(app._("Influence"), p.influence, GOLD, "my-influence"),
+        _stat(app._("Diablerie up/down"), f"{p.diablerie_up}/{p.diablerie_down}", TEXT,
               "my-diablerie"),
-        _stat("In hand", p.hand_size, TEXT, "my-hand"),
+        _stat(app._("In hand"), p.hand_size, TEXT, "my-hand"),
     ], alignment=ft.MainAxisAlignment.SPACE_AROUND, wrap=True, spacing=16, run_spacing=8)
-    alliance = [text(f"{'Drained' if c.drained else 'Active'}: {c.card.name} — "
-                     + (f"{c.card.drained_influence} Inf" if c.drained else
-                        f"{c.card.influence} Inf, Feed {c.card.feed}, "
-                        f"Drain +{c.card.drain_blood}"),
+    alliance = [text(app._("Drained: {card} — {influence} Inf",
+                           card=card_ref(c.card.id, c.card.name),
+                           influence=c.card.drained_influence) if c.drained
+                     else app._("Active: {card} — {influence} Inf, Feed {feed}, Drain +{drain}",
+                                card=card_ref(c.card.id, c.card.name),
+                                influence=c.card.influence, feed=c.card.feed,
+                                drain=c.card.drain_blood),
                      15, color=MUTED if c.drained else TEXT) for c in p.alliance]
-    mine: list[ft.Control] = [stats, text("Alliance", 16, bold=True), *alliance]
+    mine: list[ft.Control] = [stats, text(app._("Alliance"), 16, bold=True), *alliance]
     if p.relic:
-        used = "used" if p.relic_used else "unused"
-        mine.append(text(f"Relic: {p.relic.name} ({p.relic.influence} Inf, {used})", 15,
-                         color=GOLD))
+        relic_ref = card_ref(p.relic.id, p.relic.name)
+        mine.append(text(app._("Relic: {card} ({influence} Inf, used)", card=relic_ref,
+                               influence=p.relic.influence) if p.relic_used
+                         else app._("Relic: {card} ({influence} Inf, unused)", card=relic_ref,
+                                    influence=p.relic.influence), 15, color=GOLD))
         if relic:
-            mine.append(button("Use my Relic", lambda e: on_relic_use(app, me),
+            mine.append(button(app._("Use my Relic"), lambda e: on_relic_use(app, me),
                                primary=False, ident_="relic-use"))
     return card(*mine, ident_="my-numbers")
 

@@ -4,7 +4,8 @@ import flet as ft
 
 from companion.rules.legal import Legal
 from models.cards import LocationCard, RelicCard
-from models.common import CLANS, location_name
+from models.common import CLANS
+from models.message import place
 from views.choice import Option, chips, pick_list
 from views.state import AppState
 from views.theme import (
@@ -58,10 +59,10 @@ def on_clan_pick(app: AppState, seat: int, clan: str) -> None:
 def _first_player(app: AppState) -> list[ft.Control]:
     players = app.game.state.players
     return [card(
-        heading("Who goes first?", 19),
-        text("The first player takes the Ambition token; turns go clockwise from them.", 15,
-             color=MUTED),
-        button("Draw at random", lambda e: on_first_player_pick(app, None),
+        heading(app._("Who goes first?"), 19),
+        text(app._("The first player takes the Ambition token; turns go clockwise from them."),
+             15, color=MUTED),
+        button(app._("Draw at random"), lambda e: on_first_player_pick(app, None),
                ident_="first-random"),
         wrap(*[button(p.name, lambda e, i=i: on_first_player_pick(app, i), primary=False,
                       ident_=f"first-{i}") for i, p in enumerate(players)]),
@@ -75,25 +76,28 @@ def _clans(app: AppState, legal: Legal) -> list[ft.Control]:
         n = len(s.players) + 1
         drawn = app.draft("clans").get("drawn", [])
         out.append(card(
-            heading("Clans", 19),
-            text(f"Draw {n} clan sheets, then each player picks one in turn order. "
-                 "Or skip the draw and let everyone choose freely below.", 15, color=MUTED),
-            button(f"Draw {n} clans at random", lambda e: on_clans_draw(app),
+            heading(app._("Clans"), 19),
+            text(app._("Draw {n} clan sheets, then each player picks one in turn order. Or skip "
+                       "the draw and let everyone choose freely below.", n=n), 15, color=MUTED),
+            button(app._("Draw {n} clans at random", n=n), lambda e: on_clans_draw(app),
                    ident_="clans-draw"),
-            text(f"Drew them at the table? Tap the {n} clans drawn:", 15, color=MUTED),
+            text(app._("Drew them at the table? Tap the {n} clans drawn:", n=n), 15,
+                 color=MUTED),
             wrap(*[button(c, lambda e, c=c: on_drawn_clan_toggle(app, c), primary=False,
-                          selected=c in drawn, ident_=f"drawn-{c}") for c in CLANS]),
-            button(f"Use these {n} clans" if len(drawn) == n else
-                   f"Tap the {n} clans drawn ({len(drawn)} tapped)",
+                          selected=c in drawn, ident_=f"drawn-{c}", app=app) for c in CLANS]),
+            button(app._("Use these {n} clans", n=n) if len(drawn) == n else
+                   app._("Tap the {n} clans drawn ({tapped} tapped)", n=n, tapped=len(drawn)),
                    (lambda e: on_drawn_clans_confirm(app)) if len(drawn) == n else None,
                    primary=False, ident_="clans-drawn-ok"),
         ))
     elif s.setup.clans_offered:
-        out.append(text("Clans drawn: " + ", ".join(s.setup.clans_offered), 16))
+        out.append(text(app._("Clans drawn: {clans}", clans=", ".join(s.setup.clans_offered)),
+                        16))
     taken = [f"{p.name}: {p.clan}" for p in s.players if p.clan]
     out.append(card(
-        heading("Choose a clan", 19),
-        *([text("Taken — " + "; ".join(taken), 15, color=MUTED)] if taken else []),
+        heading(app._("Choose a clan"), 19),
+        *([text(app._("Taken — {clans}", clans="; ".join(taken)), 15, color=MUTED)]
+          if taken else []),
         wrap(*[button(c, lambda e, c=c: on_clan_pick(app, legal.actor, c),
                       ident_=f"clan-{c}") for c in legal.clans]),
     ))
@@ -159,10 +163,10 @@ def _relics_missing(app: AppState) -> str | None:
     """What the Relics drawn still lack, for the button (None: all entered)."""
     for i, row in enumerate(_relic_rows(app)):
         if row["id"] is None:
-            return "Tap every Relic drawn first"
+            return app._("Tap every Relic drawn first")
         infl = to_int(row["influence"])
         if not row["name"].strip() or infl is None or not 0 <= infl <= 10:
-            return f"Relic {i + 1}: enter its name and Influence"
+            return app._("Relic {n}: enter its name and Influence", n=i + 1)
     return None
 
 
@@ -172,8 +176,8 @@ def on_relics_confirm(app: AppState) -> None:
     for i, row in enumerate(_relic_rows(app)):
         name, infl = row["name"].strip(), to_int(row["influence"])
         if not name or infl is None or not 0 <= infl <= 10:
-            app.fail(f"Relic {i + 1}: tap it in the list, or enter its name and printed "
-                     "Influence (0–10).")
+            app.fail(app._("Relic {n}: tap it in the list, or enter its name and printed "
+                           "Influence (0–10).", n=i + 1))
             return
         entry_id = row["id"] if row["id"] not in (None, OTHER) else app.new_id("RELIC", name)
         entry = next((r for r in app.catalogue.relics if r.id == entry_id), None)
@@ -188,36 +192,38 @@ def on_relics_confirm(app: AppState) -> None:
 def _relic_options(app: AppState, i: int) -> list[Option]:
     taken = {row["id"] for k, row in enumerate(_relic_rows(app)) if k != i}
     opts = [Option(r.id, relic_name(r), " · ".join(x for x in (
-        f"{r.influence} Influence" if r.influence is not None else "Influence not known",
+        app._("{n} Influence", n=r.influence) if r.influence is not None else
+        app._("Influence not known"),
         r.text if r.name else None) if x)) for r in app.catalogue.relics if r.id not in taken]
-    return [*opts, Option(OTHER, "Another Relic (not in this list)", "enter its name and "
-                                                                   "Influence")]
+    return [*opts, Option(OTHER, app._("Another Relic (not in this list)"),
+                          app._("enter its name and Influence"))]
 
 
 def _relic_slot(app: AppState, i: int, row: dict, opened: int | None) -> list[ft.Control]:
-    out: list[ft.Control] = [text(f"Relic {i + 1}", 17, bold=True)]
+    out: list[ft.Control] = [text(app._("Relic {n}", n=i + 1), 17, bold=True)]
     if i == opened:
         out += pick_list(app, _relic_options(app, i), row["id"],
                          lambda k: on_relic_entry_pick(app, i, k), f"relic-{i}-pick",
-                         app.draft("relic-pick"), "Search the Relics")
+                         app.draft("relic-pick"), app._("Search the Relics"))
         return out
     if row["id"] is None:
-        return [*out, text("Its list opens once the Relic above is entered.", 16,
+        return [*out, text(app._("Its list opens once the Relic above is entered."), 16,
                            color=MUTED)]
-    title = row["name"] or "Another Relic"
+    title = row["name"] or app._("Another Relic")
     out.append(tap_row(title, lambda e: on_relic_change(app, i), f"relic-{i}-chosen",
-                       detail=(f"{row['influence']} Influence · " if row["influence"] else "")
-                       + "tap to change"))
+                       detail=app._("{n} Influence · tap to change", n=row["influence"])
+                       if row["influence"] else app._("tap to change"), app=app))
     entry = next((r for r in app.catalogue.relics if r.id == row["id"]), None)
     if row["id"] == OTHER:
-        out.append(field("Name", row["name"],
+        out.append(field(app._("Name"), row["name"],
                          lambda v: on_relic_field_change(app, i, "name", v),
                          ident_=f"relic-{i}-name"))
     if entry is None or entry.influence is None:
-        out += [text("Influence at the end of the game", 16),
+        out += [text(app._("Influence at the end of the game"), 16),
                 chips([(str(v), str(v)) for v in range(0, 6)], row["influence"],
                       lambda v: on_relic_field_change(app, i, "influence", v, True),
-                      f"relic-{i}-infl", width=56, about=f"Influence of Relic {i + 1}")]
+                      f"relic-{i}-infl", width=56,
+                      about=app._("Influence of Relic {n}", n=i + 1))]
     return out
 
 
@@ -227,24 +233,25 @@ def _relics(app: AppState, legal: Legal) -> list[ft.Control]:
         rows = _relic_rows(app)
         opened = _relic_open(app)
         out: list[ft.Control] = [
-            heading(f"Relics: draw {len(rows)}", 19),
-            text("Tap each Relic drawn in the list, or enter one the list does not hold.", 16,
-                 color=MUTED)]
+            heading(app._("Relics: draw {n}", n=len(rows)), 19),
+            text(app._("Tap each Relic drawn in the list, or enter one the list does not hold."),
+                 16, color=MUTED)]
         for i, row in enumerate(rows):
             out.append(card(*_relic_slot(app, i, row, opened), color=SURFACE_HI,
                             ident_=f"relic-{i}"))
         missing = _relics_missing(app)
         return [card(*out), main(button(
-            missing or "These are the Relics",
+            missing or app._("These are the Relics"),
             (lambda e: on_relics_confirm(app)) if missing is None else None,
             ident_="relics-ok"))]
     if "pick_relic" in legal.commands and legal.actor is not None:
         offered = s.setup.relics_offered or []
         return [card(
-            heading(f"{s.players[legal.actor].name} drafts a Relic", 19),
-            text("Drafting goes counter-clockwise, starting right of the first player.", 16,
-                 color=MUTED),
-            *[button(f"{offered[i].name} (Influence {offered[i].influence})",
+            heading(app._("{name} drafts a Relic", name=s.players[legal.actor].name), 19),
+            text(app._("Drafting goes counter-clockwise, starting right of the first player."),
+                 16, color=MUTED),
+            *[button(app._("{relic} (Influence {n})", relic=offered[i].name,
+                           n=offered[i].influence),
                      lambda e, i=i: app.play({"type": "pick_relic", "player": legal.actor,
                                               "index": i}), ident_=f"pick-relic-{i}")
               for i in legal.relics])]
@@ -288,9 +295,9 @@ def _cards_missing(app: AppState) -> str | None:
             continue
         d = chosen.get(loc.id, {})
         if d.get("id") is None:
-            return "Tap the card of every Location first"
+            return app._("Tap the card of every Location first")
         if not str(d.get("name", "")).strip():
-            return f"{location_name(loc.id)}: type its card's name"
+            return app._("{place}: type its card's name", place=place(loc.id))
     return None
 
 
@@ -303,7 +310,8 @@ def on_location_cards_confirm(app: AppState) -> None:
         d = app.draft("location_cards").get(loc.id, {})
         name = str(d.get("name", "")).strip()
         if not name:
-            app.fail(f"{location_name(loc.id)}: tap its Location card, or type its name.")
+            app.fail(app._("{place}: tap its Location card, or type its name.",
+                           place=place(loc.id)))
             return
         entry_id = d.get("id") if d.get("id") not in (None, OTHER) else app.new_id("LOC", name)
         entry = next((c for c in app.catalogue.location_cards if c.id == entry_id), None)
@@ -320,35 +328,37 @@ def _location_cards(app: AppState) -> list[ft.Control]:
     chosen = app.draft("location_cards")
     opened = app.draft("loccard-pick").get("open") or next(
         (loc for loc in locs if chosen.get(loc, {}).get("id") is None), None)
-    out: list[ft.Control] = [heading("Location cards", 19),
-                             text("One on each Location except the Prince's Haven.", 16,
+    out: list[ft.Control] = [heading(app._("Location cards"), 19),
+                             text(app._("One on each Location except the Prince's Haven."), 16,
                                   color=MUTED)]
     for loc in locs:
         d = chosen.get(loc, {"id": None, "name": ""})
-        parts: list[ft.Control] = [text(location_name(loc), 17, bold=True)]
+        parts: list[ft.Control] = [text(app._("{place}", place=place(loc)), 17, bold=True)]
         if loc == opened:
             taken = {v.get("id") for k, v in chosen.items() if k != loc} - {OTHER}
             opts = [Option(c.id, c.name or c.id, c.text) for c in app.catalogue.location_cards
                     if c.id not in taken]
-            opts.append(Option(OTHER, "Another card (not in this list)", "type its name"))
+            opts.append(Option(OTHER, app._("Another card (not in this list)"),
+                               app._("type its name")))
             parts += pick_list(app, opts, d["id"],
                                lambda k, loc=loc: on_location_card_pick(app, loc, k),
                                f"loccard-{loc}-pick", app.draft("loccard-pick"))
         elif d["id"] is not None:
-            parts.append(tap_row(d["name"] or "Another card",
+            parts.append(tap_row(d["name"] or app._("Another card"),
                                  lambda e, loc=loc: on_location_card_change(app, loc),
-                                 f"loccard-{loc}-chosen", detail="tap to change"))
+                                 f"loccard-{loc}-chosen", detail=app._("tap to change"),
+                                 app=app))
             if d["id"] == OTHER:
-                parts.append(field("Card name", d["name"],
+                parts.append(field(app._("Card name"), d["name"],
                                    lambda v, loc=loc: on_location_card_name(app, loc, v),
                                    ident_=f"loccard-{loc}-name"))
         else:
-            parts.append(text("Its list opens once the Location above is done.", 16,
+            parts.append(text(app._("Its list opens once the Location above is done."), 16,
                               color=MUTED))
         out.append(card(*parts, color=SURFACE_HI, ident_=f"loccard-{loc}"))
     missing = _cards_missing(app)
     return [card(*out), main(button(
-        missing or "Lay out these cards",
+        missing or app._("Lay out these cards"),
         (lambda e: on_location_cards_confirm(app)) if missing is None else None,
         ident_="loccards-ok"))]
 

@@ -264,7 +264,8 @@ class AppState(Navigation, TableActions):
         try:
             self.catalogue = self.library.remember(section, entry)
         except SAVE_ERRORS as err:
-            raise CatalogueError(f"cannot save: {save_problem(err)}") from None
+            raise CatalogueError(self._("cannot save: {problem}",
+                                          problem=save_problem(err))) from None
 
     def import_catalogue(self, doc: Any) -> Catalogue:
         """Merge a shared catalogue document into the user's catalogue.
@@ -275,7 +276,8 @@ class AppState(Navigation, TableActions):
         try:
             self.catalogue = self.library.import_catalogue(doc)
         except SAVE_ERRORS as err:
-            raise CatalogueError(f"cannot save: {save_problem(err)}") from None
+            raise CatalogueError(self._("cannot save: {problem}",
+                                          problem=save_problem(err))) from None
         return self.catalogue
 
     @staticmethod

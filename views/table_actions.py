@@ -81,11 +81,12 @@ class TableActions:
             self.error = self.words(msg("{said}: join again.",
                                         said=str(err) if english else err.message))
         elif isinstance(err, SAVE_ERRORS):
-            self.error = f"Not saved, nothing changed: {save_problem(err)}"
+            self.error = self._("Not saved, nothing changed: {problem}",
+                                problem=save_problem(err))
         elif isinstance(err, ValidationError | ValueError):
-            self.error = f"Not accepted: {brief(err)}"
+            self.error = self._("Not accepted: {reason}", reason=brief(err))
         else:
-            self.error = f"Not accepted: {err}"
+            self.error = self._("Not accepted: {reason}", reason=str(err))
         self.render()
 
     def table_call(self, action: Callable[..., Any], *args: Any) -> bool:
@@ -109,7 +110,7 @@ class TableActions:
     def play(self, command: AnyCommand | dict) -> Action | None:
         """Play a command at the table; a refusal is shown inline, nothing changes."""
         if self.table is None:
-            self.fail("No game is open at this table.")
+            self.fail(self._("No game is open at this table."))
             return None
         try:
             action = self.table.act(self.device, command, self.drawn_version())
@@ -137,11 +138,11 @@ class TableActions:
 
     def undo(self) -> None:
         """Take back the last action (the referee)."""
-        self._undo_redo("undo", "Nothing to undo: this is the start of the game.")
+        self._undo_redo("undo", self._("Nothing to undo: this is the start of the game."))
 
     def redo(self) -> None:
         """Play again the last action taken back (the referee)."""
-        self._undo_redo("redo", "Nothing to redo.")
+        self._undo_redo("redo", self._("Nothing to redo."))
 
     def _undo_redo(self, which: str, nothing: str) -> None:
         if self.table is None:
@@ -174,17 +175,18 @@ class TableActions:
         """Host: open a stored game at a table (joining the table already playing it) as its
         referee. Never changes another device's table."""
         if self.read_only:
-            why = self.read_only_reason or "another app is using this data folder"
-            self.fail(f"Review only here: {why}.")
+            self.fail(self._("Review only here: {why}.", why=self.read_only_reason)
+                      if self.read_only_reason
+                      else self._("Review only here: another app is using this data folder."))
             return
         if not self.host or self.hub is None:
-            self.fail("Only the host's device opens stored games.")
+            self.fail(self._("Only the host's device opens stored games."))
             return
         try:
             table = self.hub.open_table(game_id)
             table.claim_referee(self.device, self.hub.host_key, self.client)
         except Exception as err:  # noqa: BLE001 - any load failure is shown, not raised
-            self.error = f"This game could not be opened: {err}"
+            self.error = self._("This game could not be opened: {error}", error=str(err))
             self.render()
             return
         self.set_table(table)
@@ -200,7 +202,7 @@ class TableActions:
             table.claim_referee(self.device, self.hub.host_key, self.client)
         except (TableError, RuleError, ValueError, *SAVE_ERRORS) as err:
             why = save_problem(err) if isinstance(err, SAVE_ERRORS) else err
-            self.fail(f"The game could not be created: {why}")
+            self.fail(self._("The game could not be created: {why}", why=str(why)))
             return False
         self.set_table(table)
         return True
@@ -210,7 +212,8 @@ class TableActions:
         A refusal (wrong code, too many tries, seat taken) is shown; nothing changes."""
         table = self.table
         if table is None:
-            self.fail("Open the table's address first (scan the code on the host's screen).")
+            self.fail(self._("Open the table's address first (scan the code on the host's "
+                             "screen)."))
             return False
         try:
             if role == "seat":
@@ -284,14 +287,23 @@ class TableActions:
     def lost_role(self, role: Role) -> None:
         """This device's role was taken away by another device (the referee freed the seat, or
         the table closed): say so on the join screen, never fall back there silently."""
-        from companion.table.access import role_label
+        from companion.table.access import Referee, Seat
 
         assert self.table is not None
-        what = role_label(role, self.table.game.state)
+        state = self.table.game.state
         self.drafts.clear()
         self.notice = []
         self.forget_kept()
         self.navigate(Route("join", self.table.table_id))
-        self.error = (f"This device no longer holds {what}: the referee freed it. To take it "
-                      "back, ask the referee for the seat's new code.")
+        if isinstance(role, Seat):
+            name = state.players[role.player].name if role.player < len(state.players) else "?"
+            self.error = self._("This device no longer holds {name}'s seat: the referee freed "
+                                "it. To take it back, ask the referee for the seat's new code.",
+                                name=name)
+        elif isinstance(role, Referee):
+            self.error = self._("This device no longer holds the referee: the referee freed "
+                                "it. To take it back, ask the referee for the seat's new code.")
+        else:
+            self.error = self._("This device no longer holds the board: the referee freed it. "
+                                "To take it back, ask the referee for the seat's new code.")
         self.render()

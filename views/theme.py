@@ -156,7 +156,7 @@ def button_style(bg: str, fg: str, border: ft.BorderSide, *, ring: str = RING,
 def button(label: str, on_click: Handler | None, *, primary: bool = True,
            selected: bool = False, expand: bool | int | None = None, disabled: bool = False,
            ident_: str | None = None, icon: ft.IconData | None = None,
-           width: int | None = None, spoken: str | None = None) -> ft.Control:
+           width: int | None = None, spoken: str | None = None, app: Any = None) -> ft.Control:
     """A large button; its height grows with its label (which wraps between words at any text
     size). `width` is the least width of a short label's button (a digit chip): it grows
     with larger text instead of cutting the label. `selected` marks a chosen option of a
@@ -164,7 +164,8 @@ def button(label: str, on_click: Handler | None, *, primary: bool = True,
     the only cue). `spoken`: what a screen reader says when the label needs its context
     ("Stay: Ann" for a "Stay" beside Ann's name). A button that cannot be tapped now
     (`disabled`, or no handler) is drawn flat and dim, never like a live one: its label, or a
-    line right beside it, says why."""
+    line right beside it, says why. `app`: the device whose language says "selected" (English
+    without it)."""
     expand = expand or None  # False would make a flex child: an error inside a wrapping row
     if selected and icon is None:
         icon = ft.Icons.CHECK
@@ -181,7 +182,7 @@ def button(label: str, on_click: Handler | None, *, primary: bool = True,
     content: str | ft.Control = label
     if spoken or selected:
         said = spoken or label
-        content = ft.Text(label, semantics_label=f"{said}, selected" if selected else said)
+        content = ft.Text(label, semantics_label=_selected(said, app) if selected else said)
     b = ft.Button(content=content, icon=icon, on_click=on_click, expand=expand, width=width,
                   disabled=disabled or on_click is None, style=style)
     if not ident_:
@@ -190,6 +191,12 @@ def button(label: str, on_click: Handler | None, *, primary: bool = True,
     sem.expand = expand
     sem.selected = selected
     return sem
+
+
+def _selected(label: str, app: Any) -> str:
+    """'Ann, selected': what a screen reader says of a chosen option (in `app`'s language,
+    English without it)."""
+    return f"{label}, selected" if app is None else app._("{label}, selected", label=label)
 
 
 def icon_button(identifier: str, icon: ft.IconData, label: str, on_click: Handler, *,
@@ -244,11 +251,13 @@ def field(label: str, value: str, on_change: Handler, *, numeric: bool = False,
     return sem
 
 
-def error_box(message: str, identifier: str = "error") -> ft.Control:
-    """A refusal explained inline."""
+def error_box(message: str, identifier: str = "error", *, app: Any = None) -> ft.Control:
+    """A refusal explained inline (`app`: the device whose language names it, English
+    without it)."""
     return ident(identifier, ft.Container(
         content=ft.Text(message, size=17, color=ERROR_TEXT), bgcolor=ERROR_BG,
-        border=ft.Border.all(1, "#ff6b6b"), border_radius=10, padding=12), "Refused")
+        border=ft.Border.all(1, "#ff6b6b"), border_radius=10, padding=12),
+        "Refused" if app is None else app._("Refused"))
 
 
 def short(words: str, most: int) -> str:
@@ -280,15 +289,18 @@ def player_color(seat: int) -> str:
 
 def tap_row(title: str, on_click: Handler, identifier: str, *, detail: str | None = None,
             color: str = SURFACE_HI, title_color: str = TEXT,
-            icon: ft.IconData | None = None, selected: bool = False) -> ft.Control:
+            icon: ft.IconData | None = None, selected: bool = False,
+            app: Any = None) -> ft.Control:
     """A full-width button of a title and an optional detail, its label read once (the
-    texts are its name). `selected` lights it as the chosen option (and says so)."""
+    texts are its name). `selected` lights it as the chosen option (and says so, in `app`'s
+    language: English without it)."""
     muted = MUTED
     if selected:
         color, title_color, muted = GOLD, ON_GOLD, ON_GOLD_MUTED
     col: list[ft.Control] = [ft.Text(title, size=17, weight=ft.FontWeight.W_600,
                                      color=title_color,
-                                     semantics_label=f"{title}, selected" if selected else None)]
+                                     semantics_label=_selected(title, app) if selected
+                                     else None)]
     if detail:
         col.append(ft.Text(detail, size=SMALL, color=muted))
     body: ft.Control = ft.Column(col, spacing=2, expand=True)

@@ -16,7 +16,6 @@ from views.theme import (
     field,
     heading,
     icon_button,
-    plural,
     text,
     wrap,
 )
@@ -35,7 +34,7 @@ def known_names(app: AppState) -> list[str]:
     """Player names from earlier games, most recent first."""
     seen: dict[str, None] = {}
     try:
-        games = app.library.store.list_games(limit=50)
+        games = app.library.list_games(limit=50)
     except Exception:  # noqa: BLE001
         games = []
     for g in games:
@@ -114,7 +113,7 @@ def on_create_click(app: AppState) -> None:
     d = _draft(app)
     names = [n.strip() for n in d["names"] if n.strip()]
     if len(names) < 3:
-        app.fail("Enter at least 3 player names.")
+        app.fail(app._("Enter at least 3 player names."))
         return
     tag = d["tag_team"]
     teams = teams_for(len(names)) if tag else [None] * len(names)
@@ -140,63 +139,71 @@ def wizard_view(app: AppState) -> list[ft.Control]:
     names: list[str] = d["names"]
     rows: list[ft.Control] = []
     for i, name in enumerate(names):
-        who = name.strip() or f"player {i + 1}"
+        who = name.strip()
         row: list[ft.Control] = [
             text(f"{i + 1}", 18, color=MUTED),
-            field(f"Player {i + 1}", name, lambda v, i=i: on_name_change(app, i, v),
+            field(app._("Player {n}", n=i + 1), name, lambda v, i=i: on_name_change(app, i, v),
                   expand=True, ident_=f"name-{i}")]
         # a move or a removal that cannot be done is not offered (the note below says why)
-        row.append(icon_button(f"up-{i}", ft.Icons.ARROW_UPWARD, f"Move {who} one seat up",
+        up = (app._("Move {name} one seat up", name=who) if who
+              else app._("Move player {n} one seat up", n=i + 1))
+        row.append(icon_button(f"up-{i}", ft.Icons.ARROW_UPWARD, up,
                                lambda e, i=i: on_seat_up(app, i)) if i else
                    ft.Container(width=TOUCH))
         if len(names) > 3:
-            row.append(icon_button(f"remove-{i}", ft.Icons.CLOSE, f"Remove {who}",
+            remove = (app._("Remove {name}", name=who) if who
+                      else app._("Remove player {n}", n=i + 1))
+            row.append(icon_button(f"remove-{i}", ft.Icons.CLOSE, remove,
                                    lambda e, i=i: on_seat_remove(app, i)))
         rows.append(ft.Row(row, spacing=4))
     if len(names) <= 3:
-        rows.append(text("3 players are the fewest: no seat can be removed.", 15,
+        rows.append(text(app._("3 players are the fewest: no seat can be removed."), 15,
                          color=MUTED))
     body: list[ft.Control] = [
-        heading("Who is playing?"),
-        text("Enter the players in clockwise order around the table (3 to 6).", 16,
+        heading(app._("Who is playing?")),
+        text(app._("Enter the players in clockwise order around the table (3 to 6)."), 16,
              color=MUTED),
         *rows,
-        button("Add a player" if len(names) < 6 else "6 players: the most",
+        button(app._("Add a player") if len(names) < 6 else app._("6 players: the most"),
                (lambda e: on_seat_add(app)) if len(names) < 6 else None,
                primary=False, ident_="add-player"),
     ]
     known = [n for n in known_names(app) if n not in names]
     if known:
-        body += [text("Played before (tap to add):", 15, color=MUTED),
+        body += [text(app._("Played before (tap to add):"), 15, color=MUTED),
                  wrap(*[button(n, lambda e, n=n: on_known_pick(app, n), primary=False,
                                ident_=f"known-{n}") for n in known])]
     n = len(names)
     tag_ok = n in (4, 6)
     variants = [
-        text("3-player mode applies by itself with 3 players.", 15, color=MUTED),
-        button(f"Relics: {'on' if d['relics'] else 'off'}",
+        text(app._("3-player mode applies by itself with 3 players."), 15, color=MUTED),
+        button(app._("Relics: on") if d["relics"] else app._("Relics: off"),
                lambda e: on_variant_toggle(app, "relics"), selected=d["relics"],
                primary=False, ident_="variant-relics"),
-        button(f"Location cards: {'on' if d['location_cards'] else 'off'}",
+        button(app._("Location cards: on") if d["location_cards"]
+               else app._("Location cards: off"),
                lambda e: on_variant_toggle(app, "location_cards"),
                selected=d["location_cards"], primary=False, ident_="variant-locations"),
-        button(f"Tag team: {'on' if d['tag_team'] else 'off'}",
+        button(app._("Tag team: on") if d["tag_team"] else app._("Tag team: off"),
                (lambda e: on_variant_toggle(app, "tag_team")) if tag_ok or d["tag_team"]
                else None, selected=d["tag_team"], primary=False, ident_="variant-tag"),
     ]
     if not tag_ok:
-        variants.append(text("Tag team needs 4 or 6 players.", 14, color=MUTED))
+        variants.append(text(app._("Tag team needs 4 or 6 players."), 14, color=MUTED))
     elif d["tag_team"]:
         teams = teams_for(n)
-        filled = [x.strip() or f"Player {i + 1}" for i, x in enumerate(names)][:n]
-        for t in sorted(set(teams)):
-            members = " & ".join(p for p, tt in zip(filled, teams, strict=True) if tt == t)
-            variants.append(text(f"{t}: {members} (sitting opposite)", 15))
+        filled = [x.strip() or app._("Player {n}", n=i + 1) for i, x in enumerate(names)][:n]
+        for k in range(n // 2):
+            members = " & ".join(p for p, tt in zip(filled, teams, strict=True)
+                                 if tt == f"Team {k + 1}")
+            variants.append(text(app._("Team {n}: {members} (sitting opposite)", n=k + 1,
+                                       members=members), 15))
     named = _named(names)
     ready = named >= 3
-    body += [card(heading("Variants", 18), *variants),
-             button("Create game" if ready else
-                    f"Enter at least 3 player names ({plural(named, 'name', 'names')} so far)",
+    body += [card(heading(app._("Variants"), 18), *variants),
+             button(app._("Create game") if ready else
+                    app.n_("Enter at least 3 player names ({n} name so far)",
+                           "Enter at least 3 player names ({n} names so far)", named),
                     (lambda e: on_create_click(app)) if ready else None,
                     ident_="create-game")]
-    return frame(app, "New game", body, subtitle="Step 1: players and variants")
+    return frame(app, app._("New game"), body, subtitle=app._("Step 1: players and variants"))

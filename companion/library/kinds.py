@@ -15,7 +15,7 @@ from typing import Any
 
 from companion.library import vendetta
 from companion.library.pad import PadGame
-from companion.library.pad_kinds import BLOOD_FEUD, HERITAGE, PADS
+from companion.library.pad_kinds import BLOOD_FEUD, CHRONICLE, HERITAGE, PADS
 
 VENDETTA = vendetta.ID
 """The kind of every game stored without a `game` field."""
@@ -60,6 +60,7 @@ KINDS: dict[str, GameKind] = {
     VENDETTA: GameKind(VENDETTA, "Vendetta", vendetta.replay, vendetta.summary),
     HERITAGE: _pad(HERITAGE, "Heritage"),
     BLOOD_FEUD: _pad(BLOOD_FEUD, "Blood Feud"),
+    CHRONICLE: _pad(CHRONICLE, "Heritage chronicle"),
 }
 """Every game kind this version knows, by id."""
 

@@ -53,6 +53,8 @@ class Library:
         self.lock = threading.RLock()
         """Held while a backup is written, so the store is not closed under it."""
         self.statistics = StatsCache(store)
+        self._pad_parts: dict[str, dict[str, dict[str, Any]]] = {}
+        """Per pad kind: the totals of each chunk of finished games, by the chunk's stamp."""
 
     @property
     def read_only(self) -> bool:
@@ -80,12 +82,26 @@ class Library:
         """The statistics as a future, counted on a thread when not kept (`StatsCache`)."""
         return self.statistics.stats_future(**filters)
 
-    def pad_stats(self, kind: str) -> dict[str, Any]:
-        """Statistics of another game of the family (`pad_kinds.pad_totals`); Vendetta's
-        statistics never count those games."""
-        from companion.library.pad_kinds import pad_totals
+    def list_games(self, finished: bool | None = None, limit: int | None = None, *,
+                   offset: int = 0, query: str | None = None) -> list[dict]:
+        """A page of the stored games' summaries, newest first (`GameStore.list_games`)."""
+        return self.store.list_games(finished, limit, offset=offset, query=query)
 
-        return pad_totals(self.store.summaries(finished=True), kind)
+    def count_games(self, finished: bool | None = None, query: str | None = None) -> int:
+        """How many stored games (finished or not, matching the query)."""
+        return self.store.count_games(finished, query)
+
+    def pad_stats(self, kind: str) -> dict[str, Any]:
+        """Statistics of another game of the family (`pad_kinds.pad_totals`), counting again
+        only the chunks of the history that changed since last asked; Vendetta's statistics
+        never count those games."""
+        from companion.library.pad_kinds import merge_pad_totals, pad_totals
+
+        kept = self._pad_parts.get(kind, {})
+        parts = {stamp: kept.get(stamp) or pad_totals(read(), kind)
+                 for stamp, read in self.store.summary_chunks(finished=True)}
+        self._pad_parts[kind] = parts
+        return merge_pad_totals(parts.values())
 
     def save_stats(self) -> None:
         """Keep the all-time totals on disk if counted since (`StatsCache.save_stats`)."""

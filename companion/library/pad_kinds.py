@@ -1,7 +1,7 @@
-"""The two pads of the family's other games (`companion.library.pad`): Heritage's end-of-game
-score pad and Blood Feud's session record, each with the summary the history lists and the
-statistics count. Their modules are imported when such a game is first read or made, never
-at start."""
+"""The pads of the family's other games (`companion.library.pad`): Heritage's end-of-game
+score pad and its chronicle ledger, and Blood Feud's session record, each with the summary the
+history lists and the statistics count. Their modules are imported when such a game is first
+read or made, never at start."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from companion.library.pad import PadKind
 
 HERITAGE = "heritage"
 BLOOD_FEUD = "bloodfeud"
+CHRONICLE = "chronicle"
 
 
 def _heritage_summary(game: Any) -> dict[str, Any]:
@@ -31,6 +32,31 @@ def _heritage_summary(game: Any) -> dict[str, Any]:
         "standings": [{"name": s.player, "clan": s.clan, "influence": s.total,
                        "rank": ranks[s.player]} for s in result.scores],
         "needs_draw": result.needs_draw,
+    }
+
+
+def _chronicle_summary(ledger: Any) -> dict[str, Any]:
+    """Players, chapters recorded and each player's titles and obligations of a Heritage
+    chronicle ledger; it is finished once chapter 21 is recorded and names no winner (the
+    chronicle's final scoring is not modelled, docs/heritage.md §H15)."""
+    from companion.heritage.ledger import obligations, titles
+    from companion.heritage.models import CHAPTERS
+
+    played = len(ledger.chapters)
+    held, gained = obligations(ledger), titles(ledger)
+    clans: dict[str, str] = {}
+    for record in ledger.chapters:
+        clans.update({s.player: s.clan for s in record.seats})
+    players = list(gained)
+    return {
+        "players": players, "clans": [clans.get(p) for p in players],
+        "player_count": len(players), "chapters": played,
+        "round": played, "rounds": CHAPTERS, "finished": played >= CHAPTERS,
+        "winner": None, "phase": "game_over" if played >= CHAPTERS else "playing",
+        "scores": None,
+        "standings": [{"name": p, "clan": clans.get(p), "rank": None,
+                       "titles": len(gained[p]), "obligations": held.get(p, 0)}
+                      for p in players],
     }
 
 
@@ -63,6 +89,14 @@ def heritage() -> PadKind:
 
 
 @cache
+def chronicle() -> PadKind:
+    """Heritage's chronicle ledger."""
+    from companion.heritage.models import ChronicleLedger
+
+    return PadKind(CHRONICLE, "Heritage chronicle", ChronicleLedger, _chronicle_summary)
+
+
+@cache
 def blood_feud() -> PadKind:
     """Blood Feud's session record."""
     from companion.bloodfeud.models import Session
@@ -70,7 +104,7 @@ def blood_feud() -> PadKind:
     return PadKind(BLOOD_FEUD, "Blood Feud", Session, _blood_feud_summary)
 
 
-PADS = {HERITAGE: heritage, BLOOD_FEUD: blood_feud}
+PADS = {HERITAGE: heritage, BLOOD_FEUD: blood_feud, CHRONICLE: chronicle}
 """Every pad kind, by id (made on first use)."""
 
 
@@ -93,3 +127,16 @@ def pad_totals(summaries: list[dict[str, Any]] | Any, kind: str) -> dict[str, An
                     counts[0] += 1
                     counts[1] += won
     return {"games": games, "players": players, "clans": clans}
+
+
+def merge_pad_totals(parts: Any) -> dict[str, Any]:
+    """Totals of several chunks (`pad_totals`) as one."""
+    total: dict[str, Any] = {"games": 0, "players": {}, "clans": {}}
+    for part in parts:
+        total["games"] += part["games"]
+        for table in ("players", "clans"):
+            for name, (played, won) in part[table].items():
+                counts = total[table].setdefault(name, [0, 0])
+                counts[0] += played
+                counts[1] += won
+    return total
