@@ -13,6 +13,7 @@ from pydantic import Field, TypeAdapter
 
 from models.cards import ClanCard
 from models.common import DEFERRED, Frozen, LocationId
+from models.message import Message, msg
 
 TABLE_FORMAT = "vendetta-companion/table"
 """`format` tag of a stored table record (`tables/<game_id>.json`)."""
@@ -172,4 +173,6 @@ class Allowed(Frozen):
     manage_seats: bool = False
     """Whether the role may free seats and change the viewers setting."""
     prompt: str = "Nothing to do now."
-    """What this role is asked to do, in a sentence."""
+    """What this role is asked to do, in a sentence (in English)."""
+    prompt_message: Message = msg("Nothing to do now.")
+    """The same as a message, for a device to say in its language."""

@@ -257,7 +257,7 @@ def test_every_narrated_word_is_translated(name: str) -> None:
             assert "⟦" in text and _english_left(text, allowed) == [], text
 
 
-LEFT_IN_ENGLISH = {"not your turn": "its {prompt} is the engine's prompt, English text for now"}
+LEFT_IN_ENGLISH: dict[str, str] = {}
 """Refusals that still carry English text inside them, and why."""
 
 

@@ -57,17 +57,16 @@ NOT_YET = (
     re.compile(r".* wins with \d+ VP.*|.*VP each.*"),  # Heritage's result line
 )
 """Texts still made in English outside the views (listed in the languages issue as left):
-the engine's prompt of what to do now (`Legal.prompt`, matched at run time), Power
-breakdowns, the share text and Heritage's result line. Everything else must be wrapped."""
+Power breakdowns, the share text and Heritage's result line. Everything else must be
+wrapped."""
 
 
 def english_left(app: AppState, allowed: set[str]) -> set[str]:
     """Words outside the wrapped texts that are not names, ids or numbers (nor a text of
     `NOT_YET`)."""
     left: set[str] = set()
-    prompt = app.legal().prompt[:40] if app.table is not None else None
     for text in words_on(app.root):
-        if (prompt and prompt in text) or any(p.match(text) for p in NOT_YET):
+        if any(p.match(text) for p in NOT_YET):
             continue
         for word in WORD.findall(WRAPPED.sub(" ", text)):
             if word not in allowed and not re.fullmatch(r"[A-Z]{2}\d*|[A-Z]+-[A-Z0-9-]+", word):

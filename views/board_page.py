@@ -109,7 +109,7 @@ def _location(app: AppState, s: GameState, index: int) -> ft.Control:
     for seat, parts, seen, down in _here(app, s, loc):
         lines.append(ft.Row([
             ft.Column([text(s.players[seat].name, BIG, bold=True),
-                       text(parts, 18, color=MUTED)],
+                       text(parts, 18, color=MUTED, ident_=f"board-here-{loc.id}-{seat}")],
                       spacing=0, expand=True),
             ft.Column([text(str(seen), 34, bold=True, color=GOLD,
                             ident_=f"board-power-{loc.id}-{seat}"),
@@ -131,13 +131,14 @@ def board_view(app: AppState) -> list[ft.Control]:
     assert tv is not None
     s = tv.state
     if s.phase == "game_over" and s.scoreboard is not None:
-        body = [text(tv.prompt, 30, bold=True, color=TEXT, ident_="board-prompt"),
+        body = [text(app.words(tv.prompt_message), 30, bold=True, color=TEXT,
+                     ident_="board-prompt"),
                 *scoreboard_view(s.scoreboard, app), _picker(app)]
         return frame(app, app._("Final score"), body, subtitle=status_line(app))
     if app.layout() == "wide":
         return frame(app, app._("Board"), [_wide(app, tv)], subtitle=status_line(app),
                      fixed=True)
-    body: list[ft.Control] = [text(tv.prompt, 30, bold=True, color=TEXT,
+    body: list[ft.Control] = [text(app.words(tv.prompt_message), 30, bold=True, color=TEXT,
                                    ident_="board-prompt")]
     body += _choices(app, tv, BIG)
     body += _news(app, 22)
@@ -204,8 +205,9 @@ def _wide(app: AppState, tv: TableView) -> ft.Control:
         left.append(ft.ResponsiveRow(tiles, spacing=8, run_spacing=8))
     right: list[ft.Control] = [_pool_rows(app, s), *_news(app, 17, most=4)]
     return ft.Column([
-        ft.Row([ft.Container(text(tv.prompt, 24, bold=True, color=TEXT, ident_="board-prompt"),
-                             expand=True), language_picker(app)], spacing=8),
+        ft.Row([ft.Container(text(app.words(tv.prompt_message), 24, bold=True, color=TEXT,
+                                  ident_="board-prompt"), expand=True),
+                language_picker(app)], spacing=8),
         *_choices(app, tv, 22),
         ft.Row([ft.Column(left, expand=3, spacing=8),
                 ft.Column(right, expand=2, spacing=8)],
@@ -256,7 +258,8 @@ def _tile(app: AppState, s: GameState, index: int) -> ft.Control:
                if seat in ranking[:3] else name)
         lines.append(ft.Row([
             ft.Column([text(who, 18, bold=True),
-                       text(parts, 14, color=MUTED)], spacing=0, expand=True),
+                       text(parts, 14, color=MUTED, ident_=f"board-here-{loc.id}-{seat}")],
+                      spacing=0, expand=True),
             text(("≥ " if down else "") + str(totals.get(seat, seen)), 24, bold=True,
                  color=GOLD, ident_=f"board-power-{loc.id}-{seat}")], spacing=6))
     if len(lines) <= 2:

@@ -64,6 +64,6 @@ def game_view(app: AppState) -> list[ft.Control]:
         if app.layout() == "wide":
             aside = board_view(app)
     key = legal.step if legal.phase == "resolution" and legal.step else legal.phase
-    prompt = (legal.prompt, key)
+    prompt = (app.words(legal.prompt_message), key)
     return frame(app, title, [clock_line(app), *body], subtitle=status_line(app),
                  game_bar=True, prompt=prompt, aside=aside, place=where)

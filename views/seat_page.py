@@ -117,7 +117,7 @@ def seat_view(app: AppState) -> list[ft.Control]:
     now = to_do(tv)
     lit = now != "none"
     headline = app._(HEADLINES[now]) + ("!" if app.cue and lit else "")
-    prompt = tv.allowed.prompt if lit else tv.prompt
+    prompt = app.words(tv.allowed.prompt_message if lit else tv.prompt_message)
     hand = by_hand(tv, app) if not lit else None
     if hand is not None:
         headline, prompt = hand

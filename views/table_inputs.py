@@ -185,6 +185,6 @@ def referee_inputs(app: AppState, legal: Legal) -> list[ft.Control] | None:
     if tv.take_back is not None:
         return take_back_panel(app)
     if tv.withdraw is not None or tv.naming is not None:
-        out = [text(tv.allowed.prompt, 17, ident_="inputs-prompt")]
+        out = [text(app.words(tv.allowed.prompt_message), 17, ident_="inputs-prompt")]
         return out + choice_panel(app) + naming_panel(app)
     return None

@@ -418,7 +418,9 @@ def cmd_play(path: str, as_json: bool, events: bool = False) -> int:
         _dump(_report(game, events))
     else:
         print(state_text(game.state))
-        print(scoreboard_text(board) if board else f"Next: {game.legal().prompt}")
+        names = [p.name for p in game.state.players]
+        print(scoreboard_text(board) if board else
+              f"Next: {render(game.legal().prompt_message, names, words)}")
         if events:
             print(_events_text(event_log(game, words)))
     return 0

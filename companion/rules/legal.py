@@ -29,7 +29,9 @@ from companion.rules.queries import (
     taken_cards,
     turn_order,
 )
-from models.common import CLANS, Clan, Frozen, LocationId, Phase, Step, location_name
+from models.common import CLANS, Clan, Frozen, LocationId, Phase, Step
+from models.message import Message, msg, player
+from models.message import place as place_ref
 from models.state import GameState
 
 
@@ -45,7 +47,9 @@ class Legal(Frozen):
     location: LocationId | None = None
     """Location being resolved."""
     prompt: str
-    """What happens now, in a sentence."""
+    """What happens now, in a sentence (in English: `prompt_message` with the names)."""
+    prompt_message: Message
+    """The same as a message (`models.message`), for a device to say in its language."""
     commands: list[str]
     """Command types accepted now."""
     actor: int | None = None
@@ -155,25 +159,40 @@ def _with(cmds: list[str], s: GameState) -> dict:
     return {**extra, "commands": [*cmds, *extra["commands"]]}
 
 
+def ask(s: GameState, message: Message) -> dict[str, str | Message]:
+    """A prompt's fields: the message and its English with the players' names."""
+    return {"prompt": message.english([p.name for p in s.players]), "prompt_message": message}
+
+
+def winner_of(s: GameState) -> Message | str:
+    """Who wins, as said in the game-over prompt: the team in tag team, else the winner."""
+    board = s.scoreboard
+    if board is None:
+        return "?"
+    return msg("Team {team}", team=board.winning_team) if board.winning_team else board.winner
+
+
 def legal(state: GameState) -> Legal:
     """Describe the legal next actions in `state`."""
     s = state
     base = dict(phase=s.phase, round=s.round)
     if s.phase == "game_over":
-        winner = s.scoreboard.headline() if s.scoreboard else "?"
-        return Legal(**base, prompt=f"The game is over: {winner} wins.", commands=[])
+        return Legal(**base, **ask(s, msg("The game is over: {winner} wins.",
+                                          winner=winner_of(s))), commands=[])
     if s.phase == "setup":
         return _setup(s, base)
     if s.phase == "feed":
-        return Legal(**base, prompt=f"Round {s.round}: Feed. Everyone gains Blood from their "
-                                    "active Alliance cards.",
+        return Legal(**base, **ask(s, msg("Round {round}: Feed. Everyone gains Blood from "
+                                          "their active Alliance cards.", round=s.round)),
                      feed=feed_amounts(s), **_with(["feed"], s))
     if s.phase == "location_setup":
-        return Legal(**base, prompt="Location Setup: enter the Ally drawn for each Location.",
+        return Legal(**base, **ask(s, msg("Location Setup: enter the Ally drawn for each "
+                                          "Location.")),
                      taken_allies=taken_allies(s), **_with(["place_allies"], s))
     if s.phase == "hand_building":
         n = hand_building_cards(s)
-        return Legal(**base, prompt=f"Hand Building: everyone draws {n + 1}, keeps {n}.",
+        return Legal(**base, **ask(s, msg("Hand Building: everyone draws {draw}, keeps {keep}.",
+                                          draw=n + 1, keep=n)),
                      hand_cards=n, **_with(["finish_hand_building"], s))
     if s.phase == "planning":
         return _planning(s, base)
@@ -182,7 +201,7 @@ def legal(state: GameState) -> Legal:
 
 def _setup(s: GameState, base: dict) -> Legal:
     if s.ambition is None:
-        return Legal(**base, prompt="Choose the first player (or draw one at random).",
+        return Legal(**base, **ask(s, msg("Choose the first player (or draw one at random).")),
                      commands=["set_first_player"])
     picker = clan_picker(s)
     if picker is not None:
@@ -190,22 +209,22 @@ def _setup(s: GameState, base: dict) -> Legal:
         pool = s.setup.clans_offered or list(CLANS)
         cmds = ["pick_clan"] if s.setup.clans_offered or any(taken - {None}) else [
             "offer_clans", "pick_clan"]
-        return Legal(**base, prompt=f"{s.players[picker].name} picks a clan.", commands=cmds,
-                     actor=picker, clans=[c for c in pool if c not in taken])
+        return Legal(**base, **ask(s, msg("{player} picks a clan.", player=player(picker))),
+                     commands=cmds, actor=picker, clans=[c for c in pool if c not in taken])
     cmds = []
     if s.variants.location_cards and not s.setup.location_cards_done:
         cmds.append("place_location_cards")
     drafter = relic_picker(s)
     if s.variants.relics and s.setup.relics_offered is None:
         cmds.append("offer_relics")
-        prompt = "Draw the Relics for the draft."
+        prompt = msg("Draw the Relics for the draft.")
     elif drafter is not None:
         cmds.append("pick_relic")
-        prompt = f"{s.players[drafter].name} drafts a Relic."
+        prompt = msg("{player} drafts a Relic.", player=player(drafter))
     else:
-        prompt = "Place the Location cards."
+        prompt = msg("Place the Location cards.")
     free = [i for i in range(len(s.setup.relics_offered or [])) if i not in s.setup.relics_taken]
-    return Legal(**base, prompt=prompt, commands=cmds, actor=drafter, relics=free)
+    return Legal(**base, **ask(s, prompt), commands=cmds, actor=drafter, relics=free)
 
 
 def _planning(s: GameState, base: dict) -> Legal:
@@ -232,7 +251,8 @@ def _planning(s: GameState, base: dict) -> Legal:
             both = most(len(play_triggers(s, seat, loc.id, include_teammate=True)))
             max_blood[loc.id] |= {f"{k}_with_partner": v for k, v in both.items()}
     return Legal(
-        **base, prompt=f"Planning, round {s.round}: {p.name}'s turn {turn} of {n}.",
+        **base, **ask(s, msg("Planning, round {round}: {player}'s turn {turn} of {turns}.",
+                             round=s.round, player=player(seat), turn=turn, turns=n)),
         actor=seat, turn=turn, turns=n, locations=[loc.id for loc in s.locations],
         max_blood_face_up=max(0, min(MAX_BLOOD_PER_PLAY, room)),
         max_blood_face_down=max(0, min(MAX_BLOOD_PER_PLAY, room - 1)),
@@ -248,15 +268,18 @@ def _resolution(s: GameState, base: dict) -> Legal:
     face_down = {p: uids for p, uids in face_down.items() if uids}
     if s.step == "withdraw" and loc.id == "haven":
         face_down = {}  # withdrawing from the Haven takes cards back to hand unseen (§8.1)
-    where = location_name(loc.id)
+    where = place_ref(loc.id)
     prompts = {
-        "withdraw": f"{where}: each player here reveals Stay or Withdraw." if here else
-                    f"{where}: nobody is here; continue.",
-        "revelation": f"{where}: turn the face-down cards up and say what they are.",
-        "preparation": f"{where}: apply Preparation effects in turn order, then continue.",
-        "conflict": f"{where}: apply Conflict effects in turn order, then continue to "
-                    "compare Power.",
-        "aftermath": f"{where}: apply Aftermath effects in turn order, then continue.",
+        "withdraw": msg("{where}: each player here reveals Stay or Withdraw.", where=where)
+        if here else msg("{where}: nobody is here; continue.", where=where),
+        "revelation": msg("{where}: turn the face-down cards up and say what they are.",
+                          where=where),
+        "preparation": msg("{where}: apply Preparation effects in turn order, then continue.",
+                           where=where),
+        "conflict": msg("{where}: apply Conflict effects in turn order, then continue to "
+                        "compare Power.", where=where),
+        "aftermath": msg("{where}: apply Aftermath effects in turn order, then continue.",
+                         where=where),
     }
     due = due_effects(s)
     nxt = next_effects(s)
@@ -267,11 +290,13 @@ def _resolution(s: GameState, base: dict) -> Legal:
         cmds = ["take_back_blood"]
         take_back = {p: min(3, loc.positions[p].blood) for p in turn_order(s)
                      if loc.positions[p].blood}
-        prompt = f"{where} is resolved: each player may take back up to 3 Blood from here."
+        prompt = msg("{where} is resolved: each player may take back up to 3 Blood from "
+                     "here.", where=where)
     elif due:
         cmds = ["resolve_effect"]
-        prompt = f"{where}: {s.players[nxt[0].owner].name} resolves {nxt[0].label}."
-    return Legal(**base, step=s.step, location=loc.id, prompt=prompt,
+        prompt = msg("{where}: {player} resolves {card}.", where=where,
+                     player=player(nxt[0].owner), card=nxt[0].label)
+    return Legal(**base, step=s.step, location=loc.id, **ask(s, prompt),
                  present=here, face_down=face_down, due=due,
                  next_due=[d.uid for d in nxt], awaiting=s.awaiting, take_back=take_back,
                  taken_cards=taken_cards(s), by_hand=by_hand(s),

@@ -33,12 +33,11 @@ from pydantic import BaseModel, ConfigDict
 from companion.rules.engine import seat_of
 from companion.rules.errors import AccessError, chain
 from companion.rules.game import Game
-from companion.rules.legal import Legal, relic_users
+from companion.rules.legal import Legal, ask, relic_users
 from companion.rules.queries import deployed_owners
 from companion.table import collect
 from models.commands import AnyCommand
-from models.common import location_name
-from models.message import Message, msg, player
+from models.message import Message, msg, msgn, place, player
 from models.state import GameState
 from models.table import (
     Allowed,
@@ -127,8 +126,8 @@ def check_command(role: Role, command: AnyCommand, game: Game, pending: Pending 
                                            "{player}", player=player(seat)))
     if command.type in TURN_COMMANDS and lg.actor != me:
         said = msg("not your turn: it is {actor}'s turn ({prompt})", actor=player(lg.actor),
-                   prompt=lg.prompt) if lg.actor is not None else \
-            msg("not your turn: it is nobody's turn ({prompt})", prompt=lg.prompt)
+                   prompt=lg.prompt_message) if lg.actor is not None else \
+            msg("not your turn: it is nobody's turn ({prompt})", prompt=lg.prompt_message)
         raise _refuse(role, s, action, said)
 
 
@@ -186,7 +185,7 @@ def allowed(role: Role, game: Game, pending: Pending | None, seats: dict[int, st
     """What `role` may do now (for the views' buttons)."""
     s, lg = game.state, game.legal()
     if isinstance(role, Board):
-        return Allowed(prompt=lg.prompt)
+        return Allowed(**ask(s, lg.prompt_message))
     who = collect.choosers(lg) if pending is not None else []
     choosing = bool(who) and not pending.revealed
     needed = collect.needed_cards(game, pending)
@@ -198,10 +197,10 @@ def allowed(role: Role, game: Game, pending: Pending | None, seats: dict[int, st
                        name_cards=[u for uids in needed.values() for u in uids],
                        take_back=dict(lg.take_back), undo=game.can_undo(),
                        redo=game.can_redo(), manage_seats=True,
-                       prompt=_referee_prompt(lg, pending, who, needed))
+                       **ask(s, _referee_prompt(lg, pending, who, needed)))
     me = role.player
     if s.phase == "game_over":
-        return Allowed(prompt=lg.prompt)
+        return Allowed(**ask(s, lg.prompt_message))
     cmds = [c for c in lg.commands if c in TURN_COMMANDS and lg.actor == me]
     if "use_relic" in lg.commands and relic_usable(s, me):
         cmds.append("use_relic")
@@ -214,44 +213,53 @@ def allowed(role: Role, game: Game, pending: Pending | None, seats: dict[int, st
     prompt = _seat_prompt(game, lg, pending, me, choosing and me in who, needed.get(me, []),
                           take, mine_due)
     return Allowed(commands=cmds, choose=[me] if choosing and me in who else [],
-                   name_cards=needed.get(me, []), take_back=take, prompt=prompt)
+                   name_cards=needed.get(me, []), take_back=take, **ask(s, prompt))
+
+
+def _chosen(location: str, chosen: int, of: int) -> Message:
+    """How many of the players at a Location have chosen Stay or Withdraw (§8.1)."""
+    return msg("{where}: {chosen} of {of} players have chosen Stay or Withdraw.",
+               where=place(location), chosen=chosen, of=of)
 
 
 def _referee_prompt(lg: Legal, pending: Pending | None, who: list[int],
-                    needed: dict[int, list[str]]) -> str:
+                    needed: dict[int, list[str]]) -> Message:
     if who and pending is not None and not pending.revealed:
-        return (f"{location_name(lg.location)}: {len(pending.choices)} of {len(who)} players "
-                "have chosen Stay or Withdraw.")
+        return _chosen(lg.location, len(pending.choices), len(who))
     if needed and pending is not None:
         left = sum(1 for uids in needed.values() for u in uids if u not in pending.cards)
-        return f"{location_name(lg.location)}: {left} face-down card(s) still to be named."
+        return msgn("{where}: {n} face-down card(s) still to be named.",
+                    "{where}: {n} face-down card(s) still to be named.", left,
+                    where=place(lg.location))
     if lg.awaiting == "take_back_blood" and pending is not None:
-        return (f"{location_name(lg.location)}: {len(pending.amounts)} of {len(lg.take_back)} "
-                "players have said how much Blood they take back.")
-    return lg.prompt
+        return msg("{where}: {said} of {of} players have said how much Blood they take back.",
+                   where=place(lg.location), said=len(pending.amounts), of=len(lg.take_back))
+    return lg.prompt_message
 
 
 def _seat_prompt(game: Game, lg: Legal, pending: Pending | None, me: int, choosing: bool,
-                 to_name: list[str], take: dict[int, int], mine_due: list) -> str:
+                 to_name: list[str], take: dict[int, int], mine_due: list) -> Message:
     s = game.state
-    where = location_name(lg.location) if lg.location else ""
+    where = place(lg.location) if lg.location else ""
     if choosing:
         mine = pending.choices.get(me) if pending else None
         if mine is None:
-            return f"{where}: choose Stay or Withdraw."
+            return msg("{where}: choose Stay or Withdraw.", where=where)
         # never the choice itself in the banner's large type (a neighbour could read it)
-        return f"{where}: your choice is in; you may change it until everyone has chosen."
+        return msg("{where}: your choice is in; you may change it until everyone has chosen.",
+                   where=where)
     if to_name and pending is not None and any(u not in pending.cards for u in to_name):
-        return f"{where}: say what your face-down card(s) here are."
+        return msg("{where}: say what your face-down card(s) here are.", where=where)
     if take and (pending is None or me not in pending.amounts):
-        return f"{where}: say how much Blood you take back (0 to {take[me]})."
+        return msg("{where}: say how much Blood you take back (0 to {most}).", where=where,
+                   most=take[me])
     if mine_due:
-        return f"{where}: resolve {mine_due[0].label}."
+        return msg("{where}: resolve {card}.", where=where, card=mine_due[0].label)
     if lg.actor == me and s.phase == "planning":
-        return f"Your Planning turn ({lg.turn} of {lg.turns})."
+        return msg("Your Planning turn ({turn} of {turns}).", turn=lg.turn, turns=lg.turns)
     if lg.actor == me and s.phase == "setup":
-        return "Your pick."
-    return "Nothing to do now."
+        return msg("Your pick.")
+    return msg("Nothing to do now.")
 
 
 class TableView(BaseModel):
@@ -272,7 +280,9 @@ class TableView(BaseModel):
     legal: Legal
     """What the rules allow now (whoever acts)."""
     prompt: str
-    """What happens now at the table, in a sentence (for everyone)."""
+    """What happens now at the table, in a sentence (for everyone; in English)."""
+    prompt_message: Message
+    """The same as a message, for a device to say in its language."""
     seats: list[SeatInfo]
     """Every player seat."""
     allow_viewers: bool
@@ -317,9 +327,8 @@ def view(role: Role, game: Game, pending: Pending | None, seats: dict[int, str],
                           ) if lg.awaiting == "take_back_blood" and pending is not None else None
     return TableView(
         table_id=table_id, game_id=game.header.game_id, version=version, role=role, state=s,
-        legal=lg, prompt=lg.prompt if withdraw is None or withdraw.revealed else
-        f"{location_name(lg.location)}: {withdraw.chosen} of {withdraw.of} players have "
-        "chosen Stay or Withdraw.",
+        legal=lg, **ask(s, lg.prompt_message if withdraw is None or withdraw.revealed else
+                        _chosen(lg.location, withdraw.chosen, withdraw.of)),
         seats=seat_list(s, seats),
         allow_viewers=allow_viewers, withdraw=withdraw, naming=naming, take_back=take,
         allowed=allowed(role, game, pending, seats), last_change=last_change,

@@ -248,6 +248,12 @@ class UI:
             " return e && e.textContent.trim() === v; }",
             arg=[sel(identifier), expected], timeout=timeout)
 
+    def texts_of(self, prefix: str) -> list[str]:
+        """The texts of every control whose id starts with `prefix`."""
+        return self.page.eval_on_selector_all(
+            f'flt-semantics-host [flt-semantics-identifier^="{prefix}"]',
+            "els => els.map(e => e.textContent.trim())")
+
     def body_text(self) -> str:
         return self.page.locator("flt-semantics-host").inner_text()
 

@@ -87,7 +87,7 @@ def test_a_phone_back_from_a_long_offline_plays_exactly_what_it_shows(browser,
         # 5 Blood - 1 (face down) - 1 (on the Position): played as shown, seen everywhere
         tablet.wait_text("board-blood-0", "3")
         ann.wait_text("my-blood", "3")
-        assert "1 face down, 1 Blood" in tablet.body_text()
+        assert "1 face down, 1 Blood" in tablet.texts_of("board-here-")
         no_traceback(server)
     finally:
         close(*uis)
