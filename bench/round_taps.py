@@ -194,7 +194,9 @@ def run() -> dict:
     from tests import ui
     from views.app import build
 
-    with tempfile.TemporaryDirectory() as tmp:
+    # (a game that ends writes an automatic backup on a thread of its own: the folder is
+    # closed under the library's lock, which that backup holds while it writes)
+    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as tmp:
         data = Path(tmp) / "data"
         data.mkdir()
         seed(data)
@@ -207,7 +209,8 @@ def run() -> dict:
         finally:
             if app.hub is not None:
                 app.hub.stop_clocks()
-            store.close()
+            with app.library.lock:
+                store.close()
     turns = ref.turn_taps
     plain = [n for n, simple in ref.location_taps if simple]
     return {"taps per round": {k: v for k, v in ref.taps.items() if k != "setup"},
