@@ -52,7 +52,6 @@ ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "bloodfeud.md"
 FORMAT_DOC = ROOT / "docs" / "bloodfeud-format.md"
 EXAMPLE = ROOT / "examples" / "bloodfeud-session.json"
-SEED = ROOT.parent / "shared" / "seeds" / "004_0d0dbf1c170a0484.txt"
 """The station aids, when the project's source documents sit beside the repository."""
 
 TEAMS = ["Brujah", "City Hall", "FIRSTLIGHT", "Nosferatu"]

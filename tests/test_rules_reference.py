@@ -2,7 +2,8 @@
 Ruling) and docs/rules.md made from it, whose chapters (§) every citation in the project names.
 
 Everything here runs on a plain clone; the comparisons with the source documents the rules
-were written from are in tests/test_against_sources.py (collected only where they are).
+were written from are made by `tools/check_sources.py SOURCES_DIR` (the sources are not in the
+repository).
 """
 
 import re
